@@ -1,0 +1,150 @@
+/**
+ * One framed connection over a Deno stream: reads frames with the incremental
+ * reader and writes them through one queue, so frames from concurrent senders
+ * never interleave and frames sent in the same tick go out in one write.
+ *
+ * @module
+ */
+import type { ModuleWireError } from "../errors.ts";
+import { encodeFrame } from "../wire/encode.ts";
+import type { ModuleFrame } from "../wire/frame.ts";
+import { FrameReader } from "../wire/reader.ts";
+
+/** What the channel tells its owner. */
+export interface FrameChannelHandlers {
+  /** A well-formed frame arrived. */
+  onFrame(frame: ModuleFrame): void;
+  /** A malformed line arrived; the owner decides whether to close. */
+  onMalformed(error: ModuleWireError): void;
+  /** The connection ended (the peer closed it, it broke, or `close` was called); called once. */
+  onClose(): void;
+}
+
+/** The stream a channel runs over (a `Deno.UnixConn` in the host). */
+export type FrameConn = Deno.Reader & Deno.Writer & Deno.Closer;
+
+const READ_SIZE = 65_536;
+
+/**
+ * Frames over a connection.
+ *
+ * @example
+ * ```ts ignore
+ * import { FrameChannel } from "./frame_channel.ts";
+ * const channel = new FrameChannel(conn, {
+ *   onFrame: (frame) => console.log(frame.type),
+ *   onMalformed: (error) => console.log(error.code),
+ *   onClose: () => console.log("closed"),
+ * });
+ * channel.send({ type: "event", name: "tick", payload: null });
+ * ```
+ */
+export class FrameChannel {
+  #conn: FrameConn;
+  #handlers: FrameChannelHandlers;
+  #queue: Uint8Array[] = [];
+  #flushing: Promise<void> | undefined;
+  #closed = false;
+  #reading: Promise<void>;
+
+  /** Starts reading at once. */
+  constructor(conn: FrameConn, handlers: FrameChannelHandlers) {
+    this.#conn = conn;
+    this.#handlers = handlers;
+    this.#reading = this.#readLoop();
+  }
+
+  /** Whether the channel is closed. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Settles when the read loop has ended. */
+  get done(): Promise<void> {
+    return this.#reading;
+  }
+
+  /**
+   * Queues one frame. Throws the encoder's `ModuleWireError` for a bad frame;
+   * returns false when the channel is already closed.
+   */
+  send(frame: ModuleFrame): boolean {
+    const bytes = encodeFrame(frame);
+    if (this.#closed) return false;
+    this.#queue.push(bytes);
+    this.#flushing ??= this.#flush();
+    return true;
+  }
+
+  /** Waits until everything queued so far is written, or the deadline passes. */
+  async drain(timeoutMs: number): Promise<void> {
+    if (!this.#flushing) return;
+    let timer: number | undefined;
+    const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    try {
+      await Promise.race([this.#flushing, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Closes the connection; waiting reads end and `onClose` runs. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#queue = [];
+    try {
+      this.#conn.close();
+    } catch {
+      // Already closed by the peer side; nothing left to release.
+    }
+  }
+
+  async #flush(): Promise<void> {
+    try {
+      while (this.#queue.length > 0 && !this.#closed) {
+        const batch = concat(this.#queue);
+        this.#queue = [];
+        let written = 0;
+        while (written < batch.length) written += await this.#conn.write(batch.subarray(written));
+      }
+    } catch {
+      this.close();
+    } finally {
+      this.#flushing = undefined;
+    }
+  }
+
+  async #readLoop(): Promise<void> {
+    const reader = new FrameReader();
+    const buffer = new Uint8Array(READ_SIZE);
+    try {
+      while (!this.#closed) {
+        const n = await this.#conn.read(buffer);
+        if (n === null) break;
+        for (const result of reader.push(buffer.subarray(0, n))) {
+          if (this.#closed) break;
+          if (result.ok) this.#handlers.onFrame(result.frame);
+          else this.#handlers.onMalformed(result.error);
+        }
+      }
+      if (!this.#closed) for (const result of reader.end()) if (!result.ok) this.#handlers.onMalformed(result.error);
+    } catch {
+      // A read on a closed or broken connection ends the loop like end of stream.
+    } finally {
+      this.close();
+      this.#handlers.onClose();
+    }
+  }
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}

@@ -1,0 +1,72 @@
+/**
+ * Frame decoding: one complete frame, newline included, to a validated
+ * {@link ModuleFrame}. Each malformed case has its own stable code.
+ *
+ * @module
+ */
+import { ModuleWireError } from "../errors.ts";
+import { MAX_FRAME_BYTES, type ModuleFrame } from "./frame.ts";
+import { findJsonProblem } from "./json_value.ts";
+import { parseFrame } from "./parse_frame.ts";
+
+const NEWLINE = 0x0a;
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * Decodes exactly one frame. The checks run in this order, and the first that
+ * fails names the error: `frame_too_large`, `frame_too_short`,
+ * `frame_unterminated`, `frame_embedded_newline`, `frame_not_json`,
+ * `frame_not_object`, `frame_type_missing`, `frame_type_unknown`, then the
+ * field checks (`frame_field_invalid` for a wrong JSON type, `frame_field_missing`,
+ * then `frame_abi_mismatch` and `frame_field_invalid` for rule breaks).
+ *
+ * @example
+ * ```ts
+ * import { decodeFrame } from "./decode.ts";
+ * const line = '{"type":"hello","abi":"cortexfs.module.socket/v1","instance":"agent-1"}\n';
+ * decodeFrame(new TextEncoder().encode(line));
+ * // { type: "hello", abi: "cortexfs.module.socket/v1", instance: "agent-1" }
+ * ```
+ */
+export function decodeFrame(bytes: Uint8Array): ModuleFrame {
+  if (bytes.length > MAX_FRAME_BYTES) {
+    throw new ModuleWireError(
+      "frame_too_large",
+      `a frame is at most ${MAX_FRAME_BYTES} bytes`,
+    );
+  }
+  if (bytes.length < 2) {
+    throw new ModuleWireError("frame_too_short", "a frame is at least 2 bytes");
+  }
+  if (bytes[bytes.length - 1] !== NEWLINE) {
+    throw new ModuleWireError(
+      "frame_unterminated",
+      "a frame must end in a newline",
+    );
+  }
+  const body = bytes.subarray(0, bytes.length - 1);
+  if (body.indexOf(NEWLINE) !== -1) {
+    throw new ModuleWireError(
+      "frame_embedded_newline",
+      "a frame body must hold no newline",
+    );
+  }
+  let value: unknown;
+  try {
+    // ignoreBOM keeps a leading U+FEFF in the text, so JSON.parse rejects it as serde_json does.
+    value = JSON.parse(decoder.decode(body));
+  } catch {
+    throw new ModuleWireError(
+      "frame_not_json",
+      "the frame body is not UTF-8 JSON",
+    );
+  }
+  const found = findJsonProblem(value, 1);
+  if (found) {
+    throw new ModuleWireError(
+      "frame_not_json",
+      `the frame body holds JSON the ABI refuses (${found})`,
+    );
+  }
+  return parseFrame(value);
+}

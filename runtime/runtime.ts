@@ -1,0 +1,494 @@
+/**
+ * The runtime: one store, one registry, one event bus, one middleware chain
+ * and one call path, shared by every kind of plugin and every contract.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { EventPayloads, EventType } from "../plugin_api/types.ts";
+import { EVENT_TYPES } from "../plugin_api/types.ts";
+import { globalEventBus } from "../plugin_api/global_event_bus.ts";
+import { CAPABILITIES } from "../manifest/capabilities.ts";
+import type { Manifest } from "../manifest/schema.ts";
+import { CallPath, type CallOptions, type CallResult } from "./call_path.ts";
+import { ConfigFile } from "./config_file.ts";
+import { removeIfExists } from "./copy_tree.ts";
+import { dependencyOrder } from "./dependencies.ts";
+import { withDeadline } from "./deadline.ts";
+import { CortexError, toCortexError } from "./errors.ts";
+import { EventBus } from "./event_bus.ts";
+import { defaultHome, ensureHome, type HomeLayout, homeLayout } from "./home.ts";
+import { commitInstall, type InstallPlan, planInstall, type SignatureVerifier } from "./installer.ts";
+import type { Loader } from "./loader.ts";
+import { MiddlewareChain } from "./middleware.ts";
+import { PluginLifecycle, storedManifest } from "./plugin_lifecycle.ts";
+import { pluginLogPath } from "./plugin_logger.ts";
+import { secretKeys } from "./plugin_services.ts";
+import { effectiveCapabilities } from "./policy.ts";
+import { inTransaction, type PermissionOverride, type PluginRow, Store, type TrustLevel } from "./store/mod.ts";
+import { type ToolRecord, ToolRegistry } from "./tool_registry.ts";
+
+/** Loaders by the key {@link Runtime} selects them with. */
+export interface RuntimeLoaders {
+  /** Trusted ESM, in process. */
+  esmTrusted?: Loader;
+  /** Untrusted or signed ESM, in a sandbox. */
+  esmSandboxed?: Loader;
+  /** WebAssembly plugins. */
+  wasm?: Loader;
+  /** MCP servers. */
+  mcp?: Loader;
+  /** CortexFS external modules. */
+  module?: Loader;
+}
+
+/** Options for {@link Runtime.open}. */
+export interface RuntimeOptions {
+  /** The home folder (default `CORTEX_HOME`, else `~/.cortex`). */
+  home?: string;
+  /** The loaders to use. */
+  loaders?: RuntimeLoaders;
+  /** The event bus (default the process-wide `globalEventBus`). */
+  events?: EventBus;
+  /** Default deadline for calls and hooks, in ms (default 30000). */
+  defaultTimeoutMs?: number;
+  /** How long to wait on another process's database lock, in ms (default 2000). */
+  busyTimeoutMs?: number;
+  /** Checks signatures for `signed` installs. */
+  verifySignature?: SignatureVerifier;
+  /** Receives each plugin log line as it is written. */
+  echoLog?: (line: string) => void;
+  /** How many recent events to keep for {@link Runtime.recentEvents} (default 200). */
+  recentEventLimit?: number;
+}
+
+/** A recorded event. */
+export interface RecordedEvent {
+  /** Sequence number, increasing. */
+  seq: number;
+  /** ISO time. */
+  at: string;
+  /** Event type. */
+  type: string;
+  /** Payload. */
+  payload: unknown;
+}
+
+/** Options for {@link Runtime.install}. */
+export interface InstallOptions {
+  /** Trust level (default `untrusted`). `trusted` only ever by the person's explicit choice. */
+  trust?: TrustLevel;
+  /** Load the plugin after installing it (default true). */
+  load?: boolean;
+}
+
+/** The outcome of an install. */
+export interface InstallResult {
+  /** The new row. */
+  row: PluginRow;
+  /** Why it did not load, when it did not (the install itself stands). */
+  loadError?: CortexError;
+}
+
+/**
+ * The plugin runtime.
+ *
+ * @example
+ * ```ts ignore
+ * import { Runtime } from "./runtime.ts";
+ * const runtime = await Runtime.open({ home: "/tmp/cortex-home" });
+ * await runtime.install("./examples/hello", { trust: "trusted" });
+ * const result = await runtime.call("hello.greet", { name: "Ada" }, { caller: "person" });
+ * await runtime.close();
+ * ```
+ */
+export class Runtime {
+  /** The home folder layout. */
+  readonly home: HomeLayout;
+  /** The store. */
+  readonly store: Store;
+  /** Registered tools. */
+  readonly registry: ToolRegistry = new ToolRegistry();
+  /** The event bus. */
+  readonly events: EventBus;
+  /** The middleware chain. */
+  readonly middleware: MiddlewareChain = new MiddlewareChain();
+  /** `<home>/config.json`. */
+  readonly config: ConfigFile;
+  #lifecycle: PluginLifecycle;
+  #callPath: CallPath;
+  #loaders: RuntimeLoaders;
+  #verifySignature?: SignatureVerifier;
+  #recent: RecordedEvent[] = [];
+  #seq = 0;
+  #recentLimit: number;
+  #stopRecording: () => void;
+  #closed = false;
+
+  private constructor(home: HomeLayout, store: Store, options: RuntimeOptions) {
+    this.home = home;
+    this.store = store;
+    this.events = options.events ?? globalEventBus;
+    this.config = new ConfigFile(home.config);
+    this.#loaders = options.loaders ?? {};
+    this.#verifySignature = options.verifySignature;
+    this.#recentLimit = options.recentEventLimit ?? 200;
+    this.#lifecycle = new PluginLifecycle({
+      store,
+      home,
+      config: this.config,
+      registry: this.registry,
+      middleware: this.middleware,
+      events: this.events,
+      selectLoader: (row, manifest) => this.#selectLoader(row, manifest),
+      defaultTimeoutMs: options.defaultTimeoutMs ?? 30_000,
+      echoLog: options.echoLog,
+      onConfigSet: (plugin, key, value) => this.#configChanged(plugin, key, value),
+    });
+    this.#callPath = new CallPath({
+      registry: this.registry,
+      middleware: this.middleware,
+      events: this.events,
+      audit: store.audit,
+      ownerState: (owner) => {
+        const entry = this.#lifecycle.active.get(owner);
+        if (entry?.active) {
+          return { active: true, capabilities: entry.capabilities, timeoutMs: entry.timeoutMs };
+        }
+        return {
+          active: false,
+          capabilities: new Set(),
+          timeoutMs: 0,
+          reason: new CortexError("plugin_not_active", `plugin ${owner} is not active`),
+        };
+      },
+      onMiddlewareError: (plugin, error) =>
+        this.#lifecycle.active.get(plugin)?.services.logger.error(`postMiddleware failed: ${error.message}`),
+    });
+    this.#stopRecording = this.events.onAny((type, payload) => {
+      this.#recent.push({ seq: ++this.#seq, at: new Date().toISOString(), type, payload });
+      if (this.#recent.length > this.#recentLimit) this.#recent.shift();
+    });
+  }
+
+  /** Opens the runtime on a home folder, creating it if needed. Loads nothing yet. */
+  static async open(options: RuntimeOptions = {}): Promise<Runtime> {
+    const home = homeLayout(options.home ?? defaultHome());
+    await ensureHome(home);
+    const store = new Store(home.database, { busyTimeoutMs: options.busyTimeoutMs });
+    return new Runtime(home, store, options);
+  }
+
+  /** Builds the install plan for a folder: what the plugin declares, before anything runs. */
+  async planInstall(sourceDir: string, options: { trust?: TrustLevel } = {}): Promise<InstallPlan> {
+    return await planInstall(sourceDir, { trust: options.trust ?? "untrusted", store: this.store });
+  }
+
+  /**
+   * Installs the plugin in `sourceDir`. Files and row appear together; then
+   * the plugin loads (running `onInstall` once). If `onInstall` or loading
+   * fails the install still stands with the plugin in `error`, except for a
+   * failing `onInstall`, which removes the install again.
+   */
+  async install(sourceDir: string | InstallPlan, options: InstallOptions = {}): Promise<InstallResult> {
+    const plan = typeof sourceDir === "string" ? await this.planInstall(sourceDir, options) : sourceDir;
+    const row = await commitInstall(plan, {
+      store: this.store,
+      home: this.home,
+      verifySignature: this.#verifySignature,
+    });
+    if (options.load === false) return { row };
+    try {
+      await this.#lifecycle.load(row.name);
+    } catch (error) {
+      const e = toCortexError(error);
+      const after = this.store.plugins.get(row.name)!;
+      if (after.install_hook_ran === 0 && e.message.includes("onInstall")) {
+        await this.#erase(row.name);
+        throw new CortexError(e.code, `install of ${row.name} undone: ${e.message}`);
+      }
+      return { row: after, loadError: e };
+    }
+    return { row: this.store.plugins.get(row.name)! };
+  }
+
+  /**
+   * Loads every enabled plugin in dependency order. A plugin that fails is
+   * left in `error` with the reason; the others load. Returns the failures.
+   */
+  async loadAll(): Promise<Map<string, CortexError>> {
+    const rows = this.store.plugins.list().filter((r) => r.enabled);
+    const { ordered, cyclic } = dependencyOrder(rows.map((r) => ({
+      name: r.name,
+      dependencies: Object.keys(JSON.parse(r.dependencies_json ?? "{}").dependencies ?? {}),
+    })));
+    const failures = new Map<string, CortexError>();
+    for (const name of cyclic) {
+      const e = new CortexError("dependency_cycle", `${name} is part of a dependency cycle`);
+      this.store.plugins.setStatus(name, { status: "error", error_message: `${e.code}: ${e.message}` });
+      failures.set(name, e);
+    }
+    for (const name of ordered) {
+      try {
+        await this.#lifecycle.load(name);
+      } catch (error) {
+        failures.set(name, toCortexError(error));
+      }
+    }
+    return failures;
+  }
+
+  /** Loads one plugin. */
+  async load(name: string): Promise<void> {
+    await this.#lifecycle.load(name);
+  }
+
+  /** Unloads one plugin (it stays enabled; it loads again at the next start). */
+  async unload(name: string): Promise<void> {
+    await this.#lifecycle.unload(name);
+  }
+
+  /** Enables and loads a plugin. The row says enabled even if the load fails. */
+  async enable(name: string): Promise<PluginRow> {
+    this.#row(name);
+    this.store.plugins.update(name, { enabled: 1 });
+    await this.#lifecycle.load(name);
+    return this.#row(name);
+  }
+
+  /** Unloads and disables a plugin. */
+  async disable(name: string): Promise<PluginRow> {
+    this.#row(name);
+    await this.#lifecycle.unload(name);
+    this.store.plugins.update(name, { enabled: 0, status: "unloaded" });
+    return this.#row(name);
+  }
+
+  /**
+   * Removes a plugin: unloads it, runs `onUninstall` when its code can run,
+   * and deletes its row, state, overrides, files, data and config section.
+   */
+  async remove(name: string): Promise<void> {
+    this.#row(name);
+    const dependents = this.store.plugins.list().filter((r) =>
+      r.name !== name && Object.hasOwn(JSON.parse(r.dependencies_json ?? "{}").dependencies ?? {}, name)
+    );
+    if (dependents.length) {
+      throw new CortexError(
+        "dependents_exist",
+        `cannot remove ${name}: ${dependents.map((d) => d.name).join(", ")} depend on it`,
+      );
+    }
+    const wasActive = this.#lifecycle.active.get(name);
+    if (wasActive) {
+      await this.#lifecycle.callHook(wasActive, "onUninstall").catch((error) =>
+        wasActive.services.logger.error(`onUninstall failed: ${toCortexError(error).message}`)
+      );
+      await this.#lifecycle.unload(name);
+    }
+    await this.#erase(name);
+  }
+
+  /** Calls a tool through the one call path. */
+  async call(toolName: string, args: Record<string, unknown>, options: CallOptions): Promise<CallResult> {
+    return await this.#callPath.call(toolName, args, options);
+  }
+
+  /** Every registered tool (of active plugins), or one plugin's. */
+  tools(plugin?: string): ToolRecord[] {
+    return this.registry.list(plugin);
+  }
+
+  /** Every installed plugin's row. */
+  plugins(): PluginRow[] {
+    return this.store.plugins.list();
+  }
+
+  /** One plugin's row. */
+  plugin(name: string): PluginRow {
+    return this.#row(name);
+  }
+
+  /** A plugin's manifest as stored. */
+  manifest(name: string): Manifest {
+    return storedManifest(this.#row(name));
+  }
+
+  /** A plugin's permission overrides. */
+  permissions(name: string): { declared: string[]; effective: string[]; overrides: PermissionOverride[] } {
+    const row = this.#row(name);
+    const overrides = this.store.overrides.list(name);
+    const declared = row.declared_permissions ? row.declared_permissions.split(",") : [];
+    return { declared, effective: effectiveCapabilities(declared, overrides), overrides };
+  }
+
+  /**
+   * Sets permission overrides and/or the trust level, then reloads the
+   * plugin if it was loaded so its boundary gets the new permissions.
+   */
+  async setPermissions(
+    name: string,
+    changes: { overrides?: PermissionOverride[]; trust?: TrustLevel; timeoutMs?: number | null },
+  ): Promise<void> {
+    const row = this.#row(name);
+    for (const o of changes.overrides ?? []) {
+      if (!(CAPABILITIES as readonly string[]).includes(o.capability)) {
+        throw new CortexError("usage", `unknown capability "${o.capability}"`);
+      }
+    }
+    if (changes.trust === "signed" && row.trust_level !== "signed") {
+      const manifest = storedManifest(row);
+      const { pluginDir } = this.#lifecycle.dirsOf(name);
+      if (!this.#verifySignature) {
+        throw new CortexError("signature_invalid", "signature checking is not available in this runtime");
+      }
+      const verdict = await this.#verifySignature({
+        manifest,
+        sourceDir: pluginDir,
+        entryFile: undefined,
+        integrityHash: row.integrity_hash,
+        treeHash: row.tree_hash,
+        trust: "signed",
+        runsIn: "",
+      });
+      if (!verdict.ok) throw new CortexError("signature_invalid", verdict.reason);
+    }
+    inTransaction(this.store.db, () => {
+      for (const o of changes.overrides ?? []) this.store.overrides.set(name, o);
+      const declared = row.declared_permissions ? row.declared_permissions.split(",") : [];
+      const effective = effectiveCapabilities(declared, this.store.overrides.list(name));
+      this.store.plugins.update(name, {
+        effective_permissions: effective.join(","),
+        ...(changes.trust ? { trust_level: changes.trust } : {}),
+        ...(changes.timeoutMs !== undefined ? { timeout_ms: changes.timeoutMs } : {}),
+      });
+    });
+    if (this.#lifecycle.active.has(name)) {
+      await this.#lifecycle.unload(name);
+      await this.#lifecycle.load(name);
+    }
+  }
+
+  /** A plugin's config section over its defaults, or one key. */
+  async getConfig(name: string, key?: string): Promise<unknown> {
+    const row = this.#row(name);
+    const services = this.#lifecycle.services(row, storedManifest(row), new Set());
+    return key === undefined ? await services.config.getAll() : await services.config.get(key);
+  }
+
+  /** Sets one config key of a plugin (written atomically; `onConfigChange` and `config:change` follow). */
+  async setConfig(name: string, key: string, value: unknown): Promise<void> {
+    this.#row(name);
+    await this.config.setKey(name, key, value);
+    await this.#configChanged(name, key, value);
+  }
+
+  /** The path of a plugin's log file. */
+  logPath(name: string): string {
+    this.#row(name);
+    return pluginLogPath(this.home.logsDir, name);
+  }
+
+  /**
+   * Emits one of the ten documented events; an embedding agent host reports
+   * sessions, turns and model calls through it.
+   */
+  emit<K extends EventType>(type: K, payload: EventPayloads[K]): void {
+    if (!EVENT_TYPES.includes(type)) throw new CortexError("usage", `unknown event type "${type}"`);
+    this.events.emit(type, payload);
+  }
+
+  /** Recent events, oldest first, after sequence number `since`. */
+  recentEvents(options: { since?: number; limit?: number } = {}): RecordedEvent[] {
+    const since = options.since ?? 0;
+    const limit = options.limit ?? this.#recentLimit;
+    return this.#recent.filter((e) => e.seq > since).slice(-limit);
+  }
+
+  /** Whether a plugin is loaded and active in this process. */
+  isActive(name: string): boolean {
+    return this.#lifecycle.active.get(name)?.active === true;
+  }
+
+  /** Unloads every plugin (dependents first) and closes the store. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const names = [...this.#lifecycle.active.keys()].reverse();
+    for (const name of names) await this.#lifecycle.unload(name).catch(() => {});
+    this.#stopRecording();
+    this.store.close();
+  }
+
+  #row(name: string): PluginRow {
+    const row = this.store.plugins.get(name);
+    if (!row) throw new CortexError("plugin_not_found", `no plugin named ${name} is installed`);
+    return row;
+  }
+
+  #selectLoader(row: PluginRow, manifest: Manifest): Loader {
+    const pick = (loader: Loader | undefined, what: string) => {
+      if (!loader) {
+        throw new CortexError("sandbox_unavailable", `this runtime has no loader for ${what} plugins`);
+      }
+      return loader;
+    };
+    switch (manifest.kind) {
+      case "esm":
+        if (row.trust_level === "trusted") return pick(this.#loaders.esmTrusted, "trusted esm");
+        if (!this.#loaders.esmSandboxed) {
+          throw new CortexError(
+            "sandbox_unavailable",
+            `plugin ${row.name} is ${row.trust_level} and must run in the Worker sandbox, which is not available; ` +
+              `it stays installed but will not load (mark it trusted with 'cortex plugins permissions ${row.name} --trust trusted' only if you trust its code)`,
+          );
+        }
+        return this.#loaders.esmSandboxed;
+      case "wasm":
+        return pick(this.#loaders.wasm, "wasm");
+      case "mcp":
+        return pick(this.#loaders.mcp, "mcp");
+      case "module":
+        return pick(this.#loaders.module, "module");
+    }
+  }
+
+  async #configChanged(plugin: string, key: string, value: unknown): Promise<void> {
+    const entry = this.#lifecycle.active.get(plugin);
+    const secret = entry ? secretKeys(entry.manifest).has(key) : false;
+    this.events.emit("config:change", { key: `${plugin}.${key}`, value: secret ? "[secret]" : value });
+    if (entry?.loaded.configChanged) {
+      try {
+        await withDeadline((signal) => entry.loaded.configChanged!(key, value, signal), entry.timeoutMs, {
+          code: "hook_timeout",
+          message: `onConfigChange of ${plugin} did not finish within ${entry.timeoutMs} ms`,
+        });
+      } catch (error) {
+        const e = toCortexError(error, "hook_failed");
+        entry.services.logger.error(`onConfigChange failed: ${e.message}`);
+        await this.#lifecycle.unload(plugin, { status: "error", reason: `${e.code}: ${e.message}` });
+      }
+    }
+  }
+
+  async #erase(name: string): Promise<void> {
+    const { pluginDir, dataDir } = this.#lifecycle.dirsOf(name);
+    const trash = join(this.home.stagingDir, `${crypto.randomUUID()}-removed`);
+    let moved = false;
+    try {
+      await Deno.rename(pluginDir, trash);
+      moved = true;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    try {
+      inTransaction(this.store.db, () => this.store.plugins.delete(name));
+    } catch (error) {
+      if (moved) await Deno.rename(trash, pluginDir);
+      throw error;
+    }
+    await removeIfExists(trash);
+    await removeIfExists(dataDir);
+    await this.config.removeSection(name).catch(() => {});
+  }
+}
