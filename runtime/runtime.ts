@@ -143,7 +143,7 @@ export class Runtime {
       selectLoader: (row, manifest) => this.#selectLoader(row, manifest),
       defaultTimeoutMs: options.defaultTimeoutMs ?? 30_000,
       echoLog: options.echoLog,
-      onConfigSet: (plugin, key, value) => this.#configChanged(plugin, key, value),
+      onConfigSet: (plugin, key, value) => this.configChanged(plugin, key, value),
     });
     this.#callPath = new CallPath({
       registry: this.registry,
@@ -380,7 +380,7 @@ export class Runtime {
   async setConfig(name: string, key: string, value: unknown): Promise<void> {
     this.#row(name);
     await this.config.setKey(name, key, value);
-    await this.#configChanged(name, key, value);
+    await this.configChanged(name, key, value);
   }
 
   /** The path of a plugin's log file. */
@@ -453,7 +453,12 @@ export class Runtime {
     }
   }
 
-  async #configChanged(plugin: string, key: string, value: unknown): Promise<void> {
+  /**
+   * Tells a loaded plugin (`onConfigChange`) and the bus (`config:change`)
+   * that one of its config keys changed. {@link Runtime.setConfig} calls it;
+   * the daemon calls it when another process wrote config.json.
+   */
+  async configChanged(plugin: string, key: string, value: unknown): Promise<void> {
     const entry = this.#lifecycle.active.get(plugin);
     const secret = entry ? secretKeys(entry.manifest).has(key) : false;
     this.events.emit("config:change", { key: `${plugin}.${key}`, value: secret ? "[secret]" : value });

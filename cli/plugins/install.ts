@@ -1,0 +1,64 @@
+import { describeRunsIn } from "../../runtime/installer.ts";
+import type { TrustLevel } from "../../runtime/store/mod.ts";
+import { expectPositionals } from "../args.ts";
+import { defineCommand, print } from "../command.ts";
+import { openRuntime } from "../open_runtime.ts";
+import { EXIT, usage } from "../output.ts";
+import { pluginView } from "./view.ts";
+
+const TRUST_LEVELS: readonly TrustLevel[] = ["untrusted", "signed", "trusted"];
+
+/** `cortex plugins install <folder> [--trust ...] [--yes] [--json]` */
+export const installCommand = defineCommand({
+  usage: "cortex plugins install <folder> [--trust untrusted|signed|trusted] [--yes] [--json]",
+  flags: { trust: { type: "string" }, yes: { type: "boolean", short: "y" } },
+  async run(input) {
+    const [folder] = expectPositionals(input.args, ["folder"]);
+    const trust = (input.args.flags.trust ?? "untrusted") as TrustLevel;
+    if (!TRUST_LEVELS.includes(trust)) {
+      throw usage(`--trust must be one of ${TRUST_LEVELS.join(", ")}, not "${trust}"`);
+    }
+    const runtime = await openRuntime();
+    try {
+      const plan = await runtime.planInstall(folder, { trust });
+      const m = plan.manifest;
+      const summary = {
+        name: m.name,
+        version: m.version,
+        kind: m.kind,
+        capabilities: m.capabilities,
+        tools: (m.tools ?? []).map((t) => t.name),
+        events: m.events ?? [],
+        trust,
+        runsIn: describeRunsIn(m.kind, trust),
+        integrityHash: plan.integrityHash,
+      };
+      if (!input.args.flags.yes) {
+        if (!input.json) {
+          input.io.err(
+            [
+              `${m.name} ${m.version} (${m.kind}): ${m.description}`,
+              `  capabilities: ${m.capabilities.join(", ") || "(none)"}`,
+              `  tools:        ${summary.tools.join(", ") || "(none declared)"}`,
+              `  trust:        ${trust}`,
+              `  runs:         ${summary.runsIn}`,
+            ].join("\n"),
+          );
+        }
+        if (!input.io.confirm(`Install ${m.name}?`)) {
+          throw usage("install not confirmed; answer yes at the prompt, or pass --yes");
+        }
+      }
+      const result = await runtime.install(plan);
+      const view = pluginView(result.row);
+      print(input, { installed: view, plan: summary, loadError: result.loadError?.toJSON() ?? null }, () => {
+        const lines = [`installed ${m.name} ${m.version} (${trust}), status ${result.row.status}`];
+        if (result.loadError) lines.push(`note: it did not load: ${result.loadError.message}`);
+        return lines.join("\n");
+      });
+      return EXIT.ok;
+    } finally {
+      await runtime.close();
+    }
+  },
+});

@@ -1,0 +1,30 @@
+/**
+ * The loaders, one per kind of plugin, all behind the one `Loader`
+ * interface of `runtime/loader.ts`.
+ *
+ * @example
+ * ```ts
+ * import { defaultLoaders } from "./mod.ts";
+ * const loaders = defaultLoaders();
+ * console.log(Object.keys(loaders));
+ * ```
+ *
+ * @module
+ */
+import type { RuntimeLoaders } from "../runtime/runtime.ts";
+import { EsmInProcessLoader } from "./esm/mod.ts";
+
+export { EsmInProcessLoader } from "./esm/mod.ts";
+
+/** Options for {@link defaultLoaders}. */
+export interface DefaultLoadersOptions {
+  /** The runtime's home folder (sandboxes keep their sockets there). */
+  home?: string;
+}
+
+/** Every loader this runtime ships, ready for `Runtime.open({ loaders })`. */
+export function defaultLoaders(_options: DefaultLoadersOptions = {}): RuntimeLoaders {
+  return {
+    esmTrusted: new EsmInProcessLoader(),
+  };
+}
