@@ -1,4 +1,4 @@
-import { type FlagSpec, type ParsedArgs, parseCommandArgs } from "./args.ts";
+import { type FlagSpec, parseCommandArgs, type ParsedArgs } from "./args.ts";
 import { EXIT, type Io, reportError } from "./output.ts";
 
 /** A CLI command: takes its own argv (after the verb) and returns an exit code. */

@@ -53,7 +53,10 @@ export async function daemonRequest(
   const body = await response.json().catch(() => undefined);
   if (!response.ok) {
     const error = (body as { error?: { code?: string; message?: string } })?.error;
-    throw new CortexError(error?.code ?? "internal", error?.message ?? `the daemon answered ${response.status}`);
+    throw new CortexError(
+      error?.code ?? "internal",
+      error?.message ?? `the daemon answered ${response.status}`,
+    );
   }
   return body;
 }

@@ -1,11 +1,11 @@
 /**
- * The CortexPrism plugin manifest: schema, JSON Schema, reading and
+ * The CortexPrism plugin manifest: its type, JSON Schema, reading and
  * validation. See `shared/specs/cortexprism-plugins.md`.
  *
  * @example
  * ```ts ignore
  * import { readManifest } from "./mod.ts";
- * const { manifest, dir } = await readManifest("./examples/hello");
+ * const { manifest, dir } = await readManifest("./examples/esm/hello");
  * console.log(manifest.name, manifest.capabilities);
  * ```
  *
@@ -13,6 +13,6 @@
  */
 
 export * from "./capabilities.ts";
-export * from "./schema.ts";
+export type * from "./types.ts";
+export { manifestJsonSchema, PLUGIN_NAME_PATTERN } from "./schema.ts";
 export * from "./read_manifest.ts";
-export { formatIssuePath, formatIssues } from "./format_issues.ts";

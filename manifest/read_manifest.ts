@@ -1,4 +1,4 @@
-import { join, resolve, relative, isAbsolute } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { CortexError } from "../runtime/errors.ts";
 import { formatIssues } from "./format_issues.ts";
 import { type Manifest, manifestSchema } from "./schema.ts";

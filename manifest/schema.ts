@@ -9,6 +9,7 @@ import { z } from "zod";
 import semver from "semver";
 import { CAPABILITIES, TOOL_CAPABILITIES } from "./capabilities.ts";
 import { EVENT_TYPES } from "../plugin_api/types.ts";
+import type { Manifest } from "./types.ts";
 
 /** Plugin names: kebab-case, 1 to 64 characters; they name folders, so nothing else. */
 export const PLUGIN_NAME_PATTERN: RegExp = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -35,7 +36,7 @@ const eventType = z.enum(EVENT_TYPES as [string, ...string[]], {
 });
 
 /** A tool parameter as declared in the manifest. */
-export const toolParamSchema = z.looseObject({
+export const toolParamSchema: z.ZodType<import("./types.ts").ToolParamDeclaration> = z.looseObject({
   name: z.string().min(1),
   type: z.enum(["string", "number", "boolean", "object", "array"]),
   description: z.string().default(""),
@@ -178,11 +179,11 @@ export const manifestSchema = z.looseObject({
   }
 });
 
-/** A parsed, valid manifest. */
-export type Manifest = z.infer<typeof manifestSchema>;
+export type { Manifest, ToolDeclaration } from "./types.ts";
 
-/** A tool declared in a manifest. */
-export type ToolDeclaration = z.infer<typeof toolDeclarationSchema>;
+// The schema's output must stay assignable to the documented types.
+const _schemaMatchesTypes: (m: z.infer<typeof manifestSchema>) => Manifest = (m) => m;
+void _schemaMatchesTypes;
 
 /** The manifest's JSON Schema (draft 2020-12), for editors and `cortex plugins schema`. */
 export function manifestJsonSchema(): Record<string, unknown> {

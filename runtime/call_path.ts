@@ -74,7 +74,10 @@ export interface CallPathParts {
 export class CallPath {
   #parts: CallPathParts;
 
-  /** @param parts What the path is made of. */
+  /**
+   * Creates it.
+   * @param parts What the path is made of.
+   */
   constructor(parts: CallPathParts) {
     this.#parts = parts;
   }
@@ -199,7 +202,12 @@ export class CallPath {
 
   #normalize(toolName: string, raw: unknown, started: number): CallResult {
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-      return this.#failure(toolName, "call_failed", "the tool returned something that is not a ToolCallResult", started);
+      return this.#failure(
+        toolName,
+        "call_failed",
+        "the tool returned something that is not a ToolCallResult",
+        started,
+      );
     }
     const r = raw as Record<string, unknown>;
     if (typeof r.success !== "boolean" || (r.output !== undefined && typeof r.output !== "string")) {

@@ -18,7 +18,10 @@ export class ConfigFile {
   /** Absolute path of the file. */
   readonly path: string;
 
-  /** @param path Where config.json lives. */
+  /**
+   * Creates it.
+   * @param path Where config.json lives.
+   */
   constructor(path: string) {
     this.path = path;
   }

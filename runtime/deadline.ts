@@ -37,8 +37,7 @@ export function withDeadline<T>(
       () => finish(new CortexError(options.code, options.message)),
       ms,
     );
-    const onOuterAbort = () =>
-      finish(new CortexError("call_cancelled", "the caller cancelled the call"));
+    const onOuterAbort = () => finish(new CortexError("call_cancelled", "the caller cancelled the call"));
     if (options.signal?.aborted) return onOuterAbort();
     options.signal?.addEventListener("abort", onOuterAbort, { once: true });
     try {

@@ -21,6 +21,7 @@ export class CortexError extends Error {
   readonly code: string;
 
   /**
+   * Creates the error.
    * @param code A short lowercase code from {@link ERROR_CODES} or a loader's own list.
    * @param message A plain sentence saying what is wrong.
    * @param options Standard error options (`cause`).

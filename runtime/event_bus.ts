@@ -35,7 +35,10 @@ export class EventBus {
   #anyHandlers = new Set<AnyEventHandler>();
   #onHandlerError: (type: string, error: unknown) => void;
 
-  /** @param options Where handler failures are reported. */
+  /**
+   * Creates it.
+   * @param options Where handler failures are reported.
+   */
   constructor(options: EventBusOptions = {}) {
     this.#onHandlerError = options.onHandlerError ?? (() => {});
   }

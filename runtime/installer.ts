@@ -80,7 +80,9 @@ export async function planInstall(
   if (manifest.hash !== undefined && normalizeHash(manifest.hash) !== integrityHash) {
     throw new CortexError(
       "hash_mismatch",
-      `the manifest's hash does not match ${manifest.entryPoint} (expected ${normalizeHash(manifest.hash)}, found ${integrityHash})`,
+      `the manifest's hash does not match ${manifest.entryPoint} (expected ${
+        normalizeHash(manifest.hash)
+      }, found ${integrityHash})`,
     );
   }
   if (options.store.plugins.get(manifest.name)) {
@@ -130,7 +132,10 @@ export async function commitInstall(
     await copyTree(plan.sourceDir, stagedCode);
     const stagedTree = await hashTree(stagedCode);
     if (stagedTree !== plan.treeHash) {
-      throw new CortexError("integrity_failed", `the files of ${name} changed while they were being installed`);
+      throw new CortexError(
+        "integrity_failed",
+        `the files of ${name} changed while they were being installed`,
+      );
     }
     const now = new Date().toISOString();
     const m = plan.manifest;
@@ -182,4 +187,3 @@ export async function commitInstall(
     await removeIfExists(staging);
   }
 }
-

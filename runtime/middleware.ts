@@ -102,7 +102,8 @@ export class MiddlewareChain {
           allowed: false,
           code: "middleware_failed",
           plugin: entry.plugin,
-          reason: `pre-middleware of ${entry.plugin} answered malformed (expected { allowed, args? } or { allowed: false, reason })`,
+          reason:
+            `pre-middleware of ${entry.plugin} answered malformed (expected { allowed, args? } or { allowed: false, reason })`,
         };
       }
       if (!parsed.data.allowed) {

@@ -69,7 +69,10 @@ export class PluginLifecycle {
 
   /** The plugin's code and data folders. */
   dirsOf(name: string): { pluginDir: string; dataDir: string } {
-    return { pluginDir: join(this.#p.home.pluginsDir, name), dataDir: join(this.#p.home.pluginDataDir, name) };
+    return {
+      pluginDir: join(this.#p.home.pluginsDir, name),
+      dataDir: join(this.#p.home.pluginDataDir, name),
+    };
   }
 
   /** Builds a plugin's host services. */
@@ -122,12 +125,16 @@ export class PluginLifecycle {
       const manifest = storedManifest(row);
       const entryFile = await this.#checkIntegrity(row, manifest);
       this.#checkDependenciesActive(manifest);
-      const capabilities = new Set(effectiveCapabilities(manifest.capabilities, p.store.overrides.list(name)));
+      const capabilities = new Set(
+        effectiveCapabilities(manifest.capabilities, p.store.overrides.list(name)),
+      );
       const timeoutMs = this.timeoutFor(row, manifest);
       const services = this.services(row, manifest, capabilities);
       const loader = p.selectLoader(row, manifest);
       const grants: Record<string, string[]> = {};
-      for (const o of p.store.overrides.list(name)) if (o.decision === "grant") grants[o.capability] = o.scope;
+      for (const o of p.store.overrides.list(name)) {
+        if (o.decision === "grant") grants[o.capability] = o.scope;
+      }
       const loaded = await withDeadline(
         () =>
           loader.load({
@@ -179,7 +186,10 @@ export class PluginLifecycle {
    * and releases its boundary. A hook that fails is recorded; the unload
    * still completes.
    */
-  async unload(name: string, options: { status?: "unloaded" | "error"; reason?: string } = {}): Promise<void> {
+  async unload(
+    name: string,
+    options: { status?: "unloaded" | "error"; reason?: string } = {},
+  ): Promise<void> {
     const p = this.#p;
     const entry = this.active.get(name);
     if (!entry) return;
@@ -270,7 +280,12 @@ export class PluginLifecycle {
     }
   }
 
-  #registerTool(owner: string, manifest: Manifest, capabilities: ReadonlySet<string>, tool: LoadedTool): void {
+  #registerTool(
+    owner: string,
+    manifest: Manifest,
+    capabilities: ReadonlySet<string>,
+    tool: LoadedTool,
+  ): void {
     const def = tool.definition;
     const declared = manifest.tools?.find((t) => t.name === def.name);
     if (manifest.tools && manifest.tools.length > 0 && !declared) {
@@ -296,7 +311,9 @@ export class PluginLifecycle {
       name: def.name,
       description: declared?.description || def.description || "",
       inputSchema,
-      validate: tool.inputSchema ? compileJsonSchemaValidator(tool.inputSchema) : compileParamsValidator(params),
+      validate: tool.inputSchema
+        ? compileJsonSchemaValidator(tool.inputSchema)
+        : compileParamsValidator(params),
       capabilities: needs,
       annotations: tool.annotations,
       invoke: tool.invoke,

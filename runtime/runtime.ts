@@ -10,13 +10,13 @@ import { EVENT_TYPES } from "../plugin_api/types.ts";
 import { globalEventBus } from "../plugin_api/global_event_bus.ts";
 import { CAPABILITIES } from "../manifest/capabilities.ts";
 import type { Manifest } from "../manifest/schema.ts";
-import { CallPath, type CallOptions, type CallResult } from "./call_path.ts";
+import { type CallOptions, CallPath, type CallResult } from "./call_path.ts";
 import { ConfigFile } from "./config_file.ts";
 import { removeIfExists } from "./copy_tree.ts";
 import { dependencyOrder } from "./dependencies.ts";
 import { withDeadline } from "./deadline.ts";
 import { CortexError, toCortexError } from "./errors.ts";
-import { EventBus } from "./event_bus.ts";
+import type { EventBus } from "./event_bus.ts";
 import { defaultHome, ensureHome, type HomeLayout, homeLayout } from "./home.ts";
 import { commitInstall, type InstallPlan, planInstall, type SignatureVerifier } from "./installer.ts";
 import type { Loader } from "./loader.ts";
@@ -25,7 +25,13 @@ import { PluginLifecycle, storedManifest } from "./plugin_lifecycle.ts";
 import { pluginLogPath } from "./plugin_logger.ts";
 import { secretKeys } from "./plugin_services.ts";
 import { effectiveCapabilities } from "./policy.ts";
-import { inTransaction, type PermissionOverride, type PluginRow, Store, type TrustLevel } from "./store/mod.ts";
+import {
+  inTransaction,
+  type PermissionOverride,
+  type PluginRow,
+  Store,
+  type TrustLevel,
+} from "./store/mod.ts";
 import { type ToolRecord, ToolRegistry } from "./tool_registry.ts";
 
 /** Loaders by the key {@link Runtime} selects them with. */

@@ -93,10 +93,11 @@ export function compileJsonSchemaValidator(schema: Record<string, unknown>): Arg
       const types = (Array.isArray(expected) ? expected : [expected]).filter((t) =>
         typeof t === "string" && JSON_TYPES.has(t)
       ) as string[];
-      const ok = types.length === 0 || types.some((t) =>
-        t === actual || (t === "integer" && actual === "number" && Number.isInteger(value)) ||
-        (t === "null" && value === null)
-      );
+      const ok = types.length === 0 ||
+        types.some((t) =>
+          t === actual || (t === "integer" && actual === "number" && Number.isInteger(value)) ||
+          (t === "null" && value === null)
+        );
       if (!ok) problems.push(`"${name}" must be ${types.join(" or ")}, got ${actual}`);
       if (ok && Array.isArray(prop.enum) && !prop.enum.some((e) => e === value)) {
         problems.push(`"${name}" must be one of ${prop.enum.map((e) => JSON.stringify(e)).join(", ")}`);

@@ -41,8 +41,24 @@ const callBodySchema = z.object({
   timeoutMs: z.number().int().min(1).max(600_000).optional(),
 }).strict();
 
+/** The daemon's HTTP app: a fetch handler, and `request` for tests and embedding. */
+export interface DaemonApp {
+  /** Answers one request. */
+  fetch(request: Request): Response | Promise<Response>;
+  /** Answers a request given as a path (or URL) and init, as `fetch` would. */
+  request(input: string, init?: RequestInit): Response | Promise<Response>;
+}
+
 /** Builds the daemon's HTTP app over a runtime. */
-export function createApp(runtime: Runtime, options: AppOptions): Hono {
+export function createApp(runtime: Runtime, options: AppOptions): DaemonApp {
+  const app = buildHono(runtime, options);
+  return {
+    fetch: (request) => app.fetch(request),
+    request: (input, init) => app.request(input, init),
+  };
+}
+
+function buildHono(runtime: Runtime, options: AppOptions): Hono {
   const app = new Hono();
 
   app.onError((error, c) => {
@@ -50,7 +66,9 @@ export function createApp(runtime: Runtime, options: AppOptions): Hono {
     const status = STATUS_BY_CODE[e.code] ?? (e.code === "internal" ? 500 : 422);
     return c.json({ error: { code: e.code, message: e.message } }, status);
   });
-  app.notFound((c) => c.json({ error: { code: "not_found", message: `no route ${c.req.method} ${c.req.path}` } }, 404));
+  app.notFound((c) =>
+    c.json({ error: { code: "not_found", message: `no route ${c.req.method} ${c.req.path}` } }, 404)
+  );
 
   app.use("*", async (c, next) => {
     const host = (c.req.header("host") ?? "").replace(/:\d+$/, "");
@@ -106,13 +124,15 @@ export function createApp(runtime: Runtime, options: AppOptions): Hono {
     try {
       body = await c.req.json();
     } catch {
-      throw new CortexError("bad_request", "the body must be JSON: { \"args\": { ... } }");
+      throw new CortexError("bad_request", 'the body must be JSON: { "args": { ... } }');
     }
     const parsed = callBodySchema.safeParse(body);
     if (!parsed.success) {
       throw new CortexError(
         "bad_request",
-        `the body must be { "args": object, "timeoutMs"?: integer }: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`,
+        `the body must be { "args": object, "timeoutMs"?: integer }: ${
+          parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")
+        }`,
       );
     }
     const result = await runtime.call(c.req.param("tool"), parsed.data.args, {
@@ -126,7 +146,10 @@ export function createApp(runtime: Runtime, options: AppOptions): Hono {
     const since = Number(c.req.query("since") ?? "0");
     const limit = Number(c.req.query("limit") ?? "100");
     if (!Number.isInteger(since) || since < 0 || !Number.isInteger(limit) || limit < 1 || limit > 1000) {
-      throw new CortexError("bad_request", "since must be an integer >= 0 and limit an integer from 1 to 1000");
+      throw new CortexError(
+        "bad_request",
+        "since must be an integer >= 0 and limit an integer from 1 to 1000",
+      );
     }
     return c.json({ events: runtime.recentEvents({ since, limit }) });
   });

@@ -1,4 +1,4 @@
-import { CortexError } from "../runtime/errors.ts";
+import type { CortexError } from "../runtime/errors.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { daemonInfoPath } from "../cli/daemon_client.ts";
 import { createApp } from "./app.ts";

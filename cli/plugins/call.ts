@@ -16,9 +16,11 @@ export const callCommand = defineCommand({
   flags: { args: { type: "string" }, timeout: { type: "string" } },
   async run(input) {
     const [name, tool] = expectPositionals(input.args, ["name", "tool"]);
-    const args = input.args.flags.args === undefined ? {} : parseJsonArg(input.args.flags.args as string, "--args");
+    const args = input.args.flags.args === undefined
+      ? {}
+      : parseJsonArg(input.args.flags.args as string, "--args");
     if (typeof args !== "object" || args === null || Array.isArray(args)) {
-      throw usage("--args must be a JSON object, such as '{\"name\": \"Ada\"}'");
+      throw usage('--args must be a JSON object, such as \'{"name": "Ada"}\'');
     }
     const timeoutText = input.args.flags.timeout as string | undefined;
     const timeoutMs = timeoutText === undefined ? undefined : Number(timeoutText);
@@ -43,12 +45,19 @@ export const callCommand = defineCommand({
         if (!runtime.isActive(name)) {
           throw new CortexError("plugin_disabled", `plugin ${name} is disabled; enable it first`);
         }
-        result = await runtime.call(qualified, args as Record<string, unknown>, { caller: "person", timeoutMs });
+        result = await runtime.call(qualified, args as Record<string, unknown>, {
+          caller: "person",
+          timeoutMs,
+        });
       } finally {
         await runtime.close();
       }
     }
-    print(input, result, () => result.success ? result.output : `error: ${result.error} (${result.errorCode})`);
+    print(
+      input,
+      result,
+      () => result.success ? result.output : `error: ${result.error} (${result.errorCode})`,
+    );
     return result.success ? EXIT.ok : EXIT.failed;
   },
 });

@@ -16,8 +16,11 @@ export const configCommand = defineCommand({
         print(input, { name, key, value }, () => `${name}.${key} = ${JSON.stringify(value)}`);
       } else {
         const value = await runtime.getConfig(name, key);
-        print(input, key === undefined ? { name, config: value } : { name, key, value }, () =>
-          JSON.stringify(value, null, 2));
+        print(
+          input,
+          key === undefined ? { name, config: value } : { name, key, value },
+          () => JSON.stringify(value, null, 2),
+        );
       }
       return EXIT.ok;
     } finally {

@@ -16,11 +16,15 @@ export const infoCommand = defineCommand({
       const permissions = runtime.permissions(name);
       print(input, { plugin: view, tools, permissions }, () =>
         [
-          ...Object.entries(view).map(([k, v]) => `${k.padEnd(20)} ${Array.isArray(v) ? v.join(", ") : v ?? ""}`),
+          ...Object.entries(view).map(([k, v]) =>
+            `${k.padEnd(20)} ${Array.isArray(v) ? v.join(", ") : v ?? ""}`
+          ),
           `tools`,
           ...tools.map((t) => `  ${t.name}  ${t.description}`),
           `overrides`,
-          ...permissions.overrides.map((o) => `  ${o.capability}=${o.decision}${o.scope.length ? `:${o.scope.join(",")}` : ""}`),
+          ...permissions.overrides.map((o) =>
+            `  ${o.capability}=${o.decision}${o.scope.length ? `:${o.scope.join(",")}` : ""}`
+          ),
         ].join("\n"));
       return EXIT.ok;
     } finally {

@@ -12,11 +12,15 @@ export const listCommand = defineCommand({
     const runtime = await openRuntime();
     try {
       const rows = runtime.plugins();
-      print(input, { plugins: rows.map(pluginView) }, () =>
-        rows.length === 0 ? "no plugins installed" : table(
-          ["NAME", "VERSION", "KIND", "TRUST", "ENABLED", "STATUS"],
-          rows.map((r) => [r.name, r.version, r.type, r.trust_level, r.enabled ? "yes" : "no", r.status]),
-        ));
+      print(
+        input,
+        { plugins: rows.map(pluginView) },
+        () =>
+          rows.length === 0 ? "no plugins installed" : table(
+            ["NAME", "VERSION", "KIND", "TRUST", "ENABLED", "STATUS"],
+            rows.map((r) => [r.name, r.version, r.type, r.trust_level, r.enabled ? "yes" : "no", r.status]),
+          ),
+      );
       return EXIT.ok;
     } finally {
       await runtime.close();

@@ -51,7 +51,10 @@ export class EsmInProcessLoader implements Loader {
     const ctx = createPluginContext(request.services);
     const exported = mod.tools ?? [];
     if (!Array.isArray(exported)) {
-      throw new CortexError("tool_undeclared", `plugin ${request.row.name} exports "tools" that is not an array`);
+      throw new CortexError(
+        "tool_undeclared",
+        `plugin ${request.row.name} exports "tools" that is not an array`,
+      );
     }
     const tools = exported.map((t, i) => toLoadedTool(parsePluginTool(t, `tools[${i}]`), ctx));
     const hooks = new Set(HOOKS.filter((h) => typeof mod[h] === "function"));

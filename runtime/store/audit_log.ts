@@ -42,7 +42,10 @@ export class AuditLog {
   #max: number;
   #onError: (error: unknown) => void;
 
-  /** @param db An open, migrated database. */
+  /**
+   * Creates it.
+   * @param db An open, migrated database.
+   */
   constructor(db: DatabaseSync, options: AuditLogOptions = {}) {
     this.#db = db;
     this.#delay = options.flushDelayMs ?? 20;

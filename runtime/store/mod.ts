@@ -15,7 +15,7 @@ import { StateTable } from "./state_table.ts";
 
 export { inTransaction, openDatabase, type OpenDatabaseOptions, schemaVersion } from "./database.ts";
 export { type AuditEntry, AuditLog, type AuditLogOptions } from "./audit_log.ts";
-export { type PermissionOverride, OverridesTable } from "./overrides_table.ts";
+export { OverridesTable, type PermissionOverride } from "./overrides_table.ts";
 export {
   type PluginRow,
   PluginsTable,

@@ -15,7 +15,10 @@ export interface PermissionOverride {
 export class OverridesTable {
   #db: DatabaseSync;
 
-  /** @param db An open, migrated database. */
+  /**
+   * Creates it.
+   * @param db An open, migrated database.
+   */
   constructor(db: DatabaseSync) {
     this.#db = db;
   }

@@ -10,28 +10,51 @@ export type TrustLevel = "untrusted" | "signed" | "trusted";
 
 /** One row of the `plugins` table: the documented columns plus three of ours. */
 export interface PluginRow {
+  /** Primary key: the plugin's name. */
   name: string;
+  /** Installed version. */
   version: string;
+  /** Plugin kind (esm, mcp, wasm, module). */
   type: string;
+  /** Execution target (deno, wasm, process). */
   runtime: string;
+  /** Entry point path or URL, as in the manifest. */
   entry: string;
+  /** The full manifest as JSON. */
   manifest_json: string;
+  /** Declared capabilities, comma-separated. */
   declared_permissions: string;
+  /** Capabilities after the person's overrides, comma-separated. */
   effective_permissions: string;
+  /** Author. */
   author: string | null;
+  /** Description. */
   description: string | null;
+  /** SPDX license. */
   license: string | null;
+  /** Where it was installed from. */
   source: string | null;
+  /** SHA-256 of the entry file. */
   integrity_hash: string;
+  /** 1 when enabled, 0 when disabled. */
   enabled: number;
+  /** Current status. */
   status: PluginStatus;
+  /** Trust level. */
   trust_level: TrustLevel;
+  /** Last error when status is error. */
   error_message: string | null;
+  /** Number of load attempts. */
   load_attempts: number;
+  /** ISO time of install. */
   installed_at: string;
+  /** ISO time of the last change. */
   updated_at: string;
+  /** ISO time of the last load attempt. */
   last_load_at: string | null;
+  /** Dependencies and peerDependencies as JSON. */
   dependencies_json: string | null;
+  /** The manifest's ui.settings as JSON. */
   config_schema_json: string | null;
   /** SHA-256 over the whole installed tree (ours). */
   tree_hash: string;
@@ -72,9 +95,13 @@ const COLUMNS: readonly (keyof PluginRow)[] = [
 
 /** The columns a status change may set. */
 export interface StatusChange {
+  /** The new status. */
   status: PluginStatus;
+  /** The error, or null to clear it. */
   error_message?: string | null;
+  /** The new attempt count. */
   load_attempts?: number;
+  /** When the load was attempted. */
   last_load_at?: string | null;
 }
 
@@ -84,7 +111,10 @@ export class PluginsTable {
   #get: StatementSync;
   #list: StatementSync;
 
-  /** @param db An open, migrated database. */
+  /**
+   * Creates it.
+   * @param db An open, migrated database.
+   */
   constructor(db: DatabaseSync) {
     this.#db = db;
     this.#get = db.prepare("SELECT * FROM plugins WHERE name = ?");

@@ -8,7 +8,10 @@ export class StateTable {
   #delete: StatementSync;
   #list: StatementSync;
 
-  /** @param db An open, migrated database. */
+  /**
+   * Creates it.
+   * @param db An open, migrated database.
+   */
   constructor(db: DatabaseSync) {
     this.#get = db.prepare("SELECT value FROM plugin_state WHERE plugin = ? AND key = ?");
     this.#set = db.prepare(
