@@ -95,7 +95,7 @@ export class CallPath {
     options: CallOptions,
   ): Promise<CallResult> {
     const started = performance.now();
-    const startedAt = new Date().toISOString();
+    const startedAt = Date.now();
 
     // Caller label: set by the front door; a malformed one is a bug there, never trusted.
     if (!isCallerLabel(options.caller)) {
@@ -242,7 +242,7 @@ export class CallPath {
     };
   }
 
-  #finish(tool: ToolRecord, result: CallResult, caller: CallerLabel, startedAt: string): void {
+  #finish(tool: ToolRecord, result: CallResult, caller: CallerLabel, startedAt: number): void {
     this.#emit("tool:post-execute", { toolName: result.toolName, result });
     this.#parts.audit.record({
       at: startedAt,

@@ -3,8 +3,8 @@ import { inTransaction } from "./database.ts";
 
 /** One tool call, as audited. */
 export interface AuditEntry {
-  /** ISO time the call started. */
-  at: string;
+  /** When the call started: epoch ms when recorded, ISO text when read back. */
+  at: number | string;
   /** Caller label set by the runtime. */
   caller: string;
   /** Owning plugin. */
@@ -81,7 +81,7 @@ export class AuditLog {
         );
         for (const e of batch) {
           insert.run(
-            e.at,
+            typeof e.at === "number" ? new Date(e.at).toISOString() : e.at,
             e.caller,
             e.plugin,
             e.tool,
