@@ -60,6 +60,10 @@ export const ERROR_CODES: Readonly<Record<string, string>> = {
   signature_invalid: "the plugin's signature is missing, unknown or does not match",
   hook_failed: "a lifecycle hook threw",
   hook_timeout: "a lifecycle hook did not finish before its deadline",
+  call_cancelled: "the caller gave up on the call",
+  tool_failed: "the tool ran and reported failure",
+  not_found: "no such HTTP route",
+  forbidden_host: "the request addressed the daemon by a name other than 127.0.0.1 or localhost",
   tool_not_found: "no tool with that name is registered",
   tool_conflict: "a tool with that name belongs to another owner",
   tool_undeclared: "a tool is not declared in the manifest or needs more than it declared",
@@ -83,4 +87,23 @@ export function toCortexError(error: unknown, fallbackCode = "internal"): Cortex
   if (error instanceof CortexError) return error;
   const message = error instanceof Error ? error.message : String(error);
   return new CortexError(fallbackCode, message, { cause: error });
+}
+
+/** A lifecycle hook's failure, naming the hook. */
+export class HookError extends CortexError {
+  /** The hook that failed, such as `onInstall`. */
+  readonly hook: string;
+
+  /**
+   * Creates the error.
+   * @param hook The hook's name.
+   * @param code `hook_failed` or `hook_timeout`.
+   * @param message What happened.
+   * @param options Standard error options (`cause`).
+   */
+  constructor(hook: string, code: string, message: string, options?: ErrorOptions) {
+    super(code, message, options);
+    this.name = "HookError";
+    this.hook = hook;
+  }
 }

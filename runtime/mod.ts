@@ -24,7 +24,7 @@ export type {
 } from "./runtime.ts";
 export { CallPath } from "./call_path.ts";
 export type { CallOptions, CallPathParts, CallResult, OwnerState } from "./call_path.ts";
-export { CortexError, ERROR_CODES, toCortexError } from "./errors.ts";
+export { CortexError, ERROR_CODES, HookError, toCortexError } from "./errors.ts";
 export { EventBus } from "./event_bus.ts";
 export type { AnyEventHandler, EventBusOptions, EventHandler } from "./event_bus.ts";
 export { MiddlewareChain } from "./middleware.ts";

@@ -11,7 +11,7 @@ import { type Manifest, manifestSchema } from "../manifest/schema.ts";
 import type { ActivePlugin } from "./active_plugin.ts";
 import type { ConfigFile } from "./config_file.ts";
 import { withDeadline } from "./deadline.ts";
-import { CortexError, toCortexError } from "./errors.ts";
+import { CortexError, HookError, toCortexError } from "./errors.ts";
 import type { EventBus } from "./event_bus.ts";
 import { hashFile, hashTree } from "./hash.ts";
 import type { HomeLayout } from "./home.ts";
@@ -224,8 +224,10 @@ export class PluginLifecycle {
       });
     } catch (error) {
       const e = toCortexError(error, "hook_failed");
-      if (e.code === "hook_timeout" || e.code === "hook_failed") throw e;
-      throw new CortexError("hook_failed", `${hook} of ${entry.name} threw: ${e.message}`, { cause: error });
+      if (e.code === "hook_timeout") throw new HookError(hook, e.code, e.message, { cause: error });
+      throw new HookError(hook, "hook_failed", `${hook} of ${entry.name} threw: ${e.message}`, {
+        cause: error,
+      });
     }
   }
 

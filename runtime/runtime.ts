@@ -15,7 +15,7 @@ import { ConfigFile } from "./config_file.ts";
 import { removeIfExists } from "./copy_tree.ts";
 import { dependencyOrder } from "./dependencies.ts";
 import { withDeadline } from "./deadline.ts";
-import { CortexError, toCortexError } from "./errors.ts";
+import { CortexError, HookError, toCortexError } from "./errors.ts";
 import type { EventBus } from "./event_bus.ts";
 import { defaultHome, ensureHome, type HomeLayout, homeLayout } from "./home.ts";
 import { commitInstall, type InstallPlan, planInstall, type SignatureVerifier } from "./installer.ts";
@@ -209,7 +209,7 @@ export class Runtime {
     } catch (error) {
       const e = toCortexError(error);
       const after = this.store.plugins.get(row.name)!;
-      if (after.install_hook_ran === 0 && e.message.includes("onInstall")) {
+      if (error instanceof HookError && error.hook === "onInstall") {
         await this.#erase(row.name);
         throw new CortexError(e.code, `install of ${row.name} undone: ${e.message}`);
       }
