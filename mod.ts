@@ -29,6 +29,7 @@ export type {
   EventType,
   HostApi,
   LifecycleHook,
+  MiddlewareCallInfo,
   PluginConfigStore,
   PluginContext,
   PluginLogger,

@@ -10,16 +10,37 @@ export function formatIssuePath(path: readonly PropertyKey[]): string {
   return out === "" ? "(root)" : out;
 }
 
-/** Turns zod issues into one plain sentence per issue: `field: what was expected`. */
-export function formatIssues(issues: readonly z.core.$ZodIssue[]): string[] {
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let current = input;
+  for (const key of path) {
+    if (typeof current !== "object" || current === null) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+/**
+ * Turns zod issues into one plain sentence per issue: `field: what was
+ * expected`. With the raw `input`, a field that is absent says "is required"
+ * rather than which type or value it should have had.
+ */
+export function formatIssues(issues: readonly z.core.$ZodIssue[], input?: unknown): string[] {
   return issues.map((issue) => {
+    const where = formatIssuePath(issue.path);
+    const absent = input !== undefined && issue.path.length > 0 && valueAt(input, issue.path) === undefined;
+    if (absent && (issue.code === "invalid_type" || issue.code === "invalid_value")) {
+      return `${where}: is required`;
+    }
     let message = issue.message;
     if (issue.code === "invalid_type" && message.startsWith("Invalid input")) {
-      message = `expected ${issue.expected}`;
-      if (message === "expected undefined" || message.includes("received undefined")) {
-        message = "is required";
-      }
+      message = `expected ${issue.expected}, got ${describe(valueAt(input, issue.path))}`;
     }
-    return `${formatIssuePath(issue.path)}: ${message}`;
+    return `${where}: ${message}`;
   });
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)}`;
 }

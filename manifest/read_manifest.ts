@@ -82,7 +82,7 @@ export function parseManifest(text: string, options: ParseManifestOptions = {}):
   if (!parsed.success) {
     throw new CortexError(
       "manifest_invalid",
-      `${source} is invalid: ${formatIssues(parsed.error.issues).join("; ")}`,
+      `${source} is invalid: ${formatIssues(parsed.error.issues, raw).join("; ")}`,
     );
   }
   return parsed.data;

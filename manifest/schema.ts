@@ -77,6 +77,8 @@ const settingFieldSchema = z.looseObject({
   label: z.string(),
   type: z.enum(["text", "number", "boolean", "select", "secret"]),
   defaultValue: z.unknown().optional(),
+  /** Published plugins write `default`; it is read as `defaultValue`. */
+  default: z.unknown().optional(),
   options: z.array(z.object({ label: z.string(), value: z.string() })).optional(),
   description: z.string().optional(),
 });

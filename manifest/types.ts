@@ -53,6 +53,8 @@ export interface UiSettingField {
   type: "text" | "number" | "boolean" | "select" | "secret";
   /** Default value. */
   defaultValue?: unknown;
+  /** Default value, as some published plugins spell it; `defaultValue` wins when both are given. */
+  default?: unknown;
   /** Choices for `select`. */
   options?: { label: string; value: string }[];
   /** Help text. */

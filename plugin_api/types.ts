@@ -157,18 +157,33 @@ export type PreMiddlewareResult =
   | { allowed: true; args?: Record<string, unknown> }
   | { allowed: false; reason?: string };
 
-/** Runs before every tool call; may reject or rewrite arguments. */
+/** Who and what a middleware sees, beyond the tool's own name. */
+export interface MiddlewareCallInfo {
+  /** The tool's qualified name, `<plugin>.<tool>`. */
+  qualifiedName: string;
+  /** The plugin that owns the tool. */
+  plugin: string;
+  /** Who called: `person`, `agent:<id>`, `module:<name>` or `hook`. */
+  caller: string;
+}
+
+/**
+ * Runs before every tool call; may reject or rewrite arguments. `toolName` is
+ * the tool's own name, as in the reference; `call` adds the qualified name.
+ */
 export type PreMiddleware = (
   toolName: string,
   args: Record<string, unknown>,
   ctx: PluginContext,
+  call: MiddlewareCallInfo,
 ) => Promise<PreMiddlewareResult> | PreMiddlewareResult;
 
-/** Runs after every tool call; may rewrite the result. */
+/** Runs after every tool call; may rewrite the result. Arguments as for {@link PreMiddleware}. */
 export type PostMiddleware = (
   toolName: string,
   result: ToolCallResult,
   ctx: PluginContext,
+  call: MiddlewareCallInfo,
 ) => Promise<ToolCallResult> | ToolCallResult;
 
 /** A lifecycle hook. */

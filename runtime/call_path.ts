@@ -66,6 +66,8 @@ export interface CallPathParts {
   audit: AuditLog;
   /** The state of a tool's owner. */
   ownerState(owner: string): OwnerState;
+  /** Why a tool is not registered: its plugin is disabled, not active, or it does not exist. */
+  explainMissing(qualifiedName: string): CortexError;
   /** Reports a post-middleware failure (logged to that plugin). */
   onMiddlewareError(plugin: string, error: CortexError): void;
 }
@@ -104,9 +106,7 @@ export class CallPath {
 
     // Registry lookup.
     const tool = this.#parts.registry.get(qualifiedName);
-    if (!tool) {
-      throw new CortexError("tool_not_found", `no tool named "${qualifiedName}" is registered`);
-    }
+    if (!tool) throw this.#parts.explainMissing(qualifiedName);
 
     // Policy: the owner must be active and still hold what the tool needs.
     const owner = this.#parts.ownerState(tool.owner);
@@ -139,7 +139,7 @@ export class CallPath {
     const middleware = this.#parts.middleware;
     let finalArgs = args;
     if (!middleware.isEmpty) {
-      const pre = await middleware.runPre(qualifiedName, args);
+      const pre = await middleware.runPre(this.#middlewareCall(tool, options.caller), args);
       if (!pre.allowed) {
         const result = this.#failure(qualifiedName, pre.code, pre.reason, started);
         this.#finish(tool, result, options.caller, startedAt);
@@ -182,11 +182,19 @@ export class CallPath {
 
     // Post-middleware.
     if (!middleware.isEmpty) {
-      result = await middleware.runPost(qualifiedName, result, this.#parts.onMiddlewareError);
+      result = await middleware.runPost(
+        this.#middlewareCall(tool, options.caller),
+        result,
+        this.#parts.onMiddlewareError,
+      );
     }
 
     this.#finish(tool, result, options.caller, startedAt);
     return result;
+  }
+
+  #middlewareCall(tool: ToolRecord, caller: CallerLabel) {
+    return { toolName: tool.name, qualifiedName: tool.qualifiedName, plugin: tool.owner, caller };
   }
 
   #context(options: CallOptions, signal: AbortSignal): ToolCallContext {

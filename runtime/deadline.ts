@@ -35,17 +35,23 @@ class DeadlineSweeper {
     const entry = { due: performance.now() + ms, expire };
     this.#pending.add(entry);
     if (this.#timer === undefined) {
-      const timer = setInterval(() => this.#sweep(), SWEEP_EVERY_MS);
-      // The sweeper must never keep a process alive: a pending call does that itself.
-      Deno.unrefTimer(timer);
-      this.#timer = timer;
+      this.#timer = setInterval(() => this.#sweep(), SWEEP_EVERY_MS);
+    } else if (this.#pending.size === 1) {
+      Deno.refTimer(this.#timer);
     }
     return entry;
   }
 
   remove(entry: Pending): void {
     this.#pending.delete(entry);
-    if (this.#pending.size === 0) this.#idleSince = performance.now();
+    if (this.#pending.size === 0) this.#idle();
+  }
+
+  // A pending deadline keeps the process alive (a hung call must still time out);
+  // an idle sweeper must not.
+  #idle(): void {
+    this.#idleSince = performance.now();
+    if (this.#timer !== undefined) Deno.unrefTimer(this.#timer);
   }
 
   #sweep(): void {
@@ -53,6 +59,7 @@ class DeadlineSweeper {
     for (const entry of this.#pending) {
       if (entry.due <= now) {
         this.#pending.delete(entry);
+        if (this.#pending.size === 0) this.#idle();
         entry.expire();
       }
     }

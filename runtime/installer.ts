@@ -170,8 +170,10 @@ export async function commitInstall(
       install_hook_ran: 0,
       timeout_ms: null,
     };
-    // A folder with no row is what a crash between these two steps leaves; the row is the truth.
-    if (!store.plugins.get(name)) await removeIfExists(finalDir);
+    if (store.plugins.get(name)) {
+      throw new CortexError("plugin_exists", `a plugin named ${name} is already installed`);
+    }
+    await clearOrphan(finalDir, name);
     await Deno.rename(stagedCode, finalDir);
     moved = true;
     await Deno.mkdir(dataDir, { recursive: true, mode: 0o700 });
@@ -186,4 +188,27 @@ export async function commitInstall(
   } finally {
     await removeIfExists(staging);
   }
+}
+
+/** How old a code folder without a row must be before install treats it as a crash's leftover. */
+const ORPHAN_AGE_MS = 60_000;
+
+/**
+ * A code folder with no row is what a crash between moving files and
+ * inserting the row leaves: the row is the truth, so an old one is cleared.
+ * A fresh one may be another process's install in flight, and is left alone.
+ */
+async function clearOrphan(finalDir: string, name: string): Promise<void> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(finalDir);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
+    throw error;
+  }
+  const age = Date.now() - (info.mtime?.getTime() ?? 0);
+  if (age < ORPHAN_AGE_MS) {
+    throw new CortexError("plugin_exists", `${name} is being installed by another process`);
+  }
+  await removeIfExists(finalDir);
 }

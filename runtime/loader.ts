@@ -83,6 +83,16 @@ export interface LoadRequest {
   onCrash(reason: string): void;
 }
 
+/** What middleware learns about the call it sees, beyond the tool's own name. */
+export interface MiddlewareCall {
+  /** The qualified name, `<plugin>.<tool>`. */
+  qualifiedName: string;
+  /** The plugin that owns the tool. */
+  plugin: string;
+  /** Who called. */
+  caller: string;
+}
+
 /** A loaded plugin, as its loader exposes it to the runtime. */
 export interface LoadedPlugin {
   /** The tools it exports. */
@@ -95,10 +105,23 @@ export interface LoadedPlugin {
   configChanged?(key: string, value: unknown, signal: AbortSignal): Promise<void>;
   /** Delivers one subscribed event (runs `onEvent` if it has one). */
   deliverEvent?(type: string, payload: unknown): void;
-  /** Pre-middleware, when the plugin has one. Returns the raw answer. */
-  preMiddleware?(toolName: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
-  /** Post-middleware, when the plugin has one. Returns the raw answer. */
-  postMiddleware?(toolName: string, result: ToolCallResult, signal: AbortSignal): Promise<unknown>;
+  /**
+   * Pre-middleware, when the plugin has one. `toolName` is the tool's own name (as in the
+   * reference, where names are not namespaced); `call` says whose tool it is. Returns the raw answer.
+   */
+  preMiddleware?(
+    toolName: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    call: MiddlewareCall,
+  ): Promise<unknown>;
+  /** Post-middleware, when the plugin has one; arguments as for `preMiddleware`. Returns the raw answer. */
+  postMiddleware?(
+    toolName: string,
+    result: ToolCallResult,
+    signal: AbortSignal,
+    call: MiddlewareCall,
+  ): Promise<unknown>;
   /** Releases everything the plugin holds (Worker, process, connection). */
   unload(): Promise<void>;
 }

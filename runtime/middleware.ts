@@ -1,5 +1,8 @@
 /**
- * The middleware chain. Pre-middleware run in ascending plugin-name order,
+ * The middleware chain. Each middleware gets the tool's own name (as in the
+ * reference, so a published guard that blocks `"shell_exec"` blocks every
+ * plugin's `shell_exec`) and, as its fourth argument, the qualified name,
+ * owner and caller. Pre-middleware run in ascending plugin-name order,
  * each seeing the arguments the previous one passed on; post-middleware run
  * in the same order, each seeing the result the previous one returned. A
  * pre-middleware that throws, times out or answers malformed rejects the
@@ -10,7 +13,7 @@
  */
 import { z } from "zod";
 import type { ToolCallResult } from "../plugin_api/types.ts";
-import type { LoadedPlugin } from "./loader.ts";
+import type { LoadedPlugin, MiddlewareCall } from "./loader.ts";
 import { withDeadline } from "./deadline.ts";
 import { CortexError, toCortexError } from "./errors.ts";
 
@@ -73,14 +76,18 @@ export class MiddlewareChain {
   }
 
   /** Runs the pre chain. */
-  async runPre(toolName: string, args: Record<string, unknown>): Promise<PreOutcome> {
+  async runPre(
+    call: MiddlewareCall & { toolName: string },
+    args: Record<string, unknown>,
+  ): Promise<PreOutcome> {
+    const { toolName, ...info } = call;
     let current = args;
     for (const entry of this.#entries) {
       if (!entry.pre || !entry.loaded.preMiddleware) continue;
       let answer: unknown;
       try {
         answer = await withDeadline(
-          (signal) => entry.loaded.preMiddleware!(toolName, current, signal),
+          (signal) => entry.loaded.preMiddleware!(toolName, current, signal, info),
           entry.timeoutMs,
           {
             code: "middleware_failed",
@@ -121,16 +128,17 @@ export class MiddlewareChain {
 
   /** Runs the post chain; a failing post-middleware is reported through `onError`. */
   async runPost(
-    toolName: string,
+    call: MiddlewareCall & { toolName: string },
     result: ToolCallResult,
     onError: (plugin: string, error: CortexError) => void,
   ): Promise<ToolCallResult> {
+    const { toolName, ...info } = call;
     let current = result;
     for (const entry of this.#entries) {
       if (!entry.post || !entry.loaded.postMiddleware) continue;
       try {
         const answer = await withDeadline(
-          (signal) => entry.loaded.postMiddleware!(toolName, current, signal),
+          (signal) => entry.loaded.postMiddleware!(toolName, current, signal, info),
           entry.timeoutMs,
           {
             code: "middleware_failed",

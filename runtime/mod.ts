@@ -31,7 +31,15 @@ export { MiddlewareChain } from "./middleware.ts";
 export type { MiddlewareEntry, PreOutcome } from "./middleware.ts";
 export { qualifyToolName, ToolRegistry } from "./tool_registry.ts";
 export type { RawToolResult, ToolCallContext, ToolInvoker, ToolRecord } from "./tool_registry.ts";
-export type { HookName, LoadedPlugin, LoadedTool, Loader, LoadRequest, PluginServices } from "./loader.ts";
+export type {
+  HookName,
+  LoadedPlugin,
+  LoadedTool,
+  Loader,
+  LoadRequest,
+  MiddlewareCall,
+  PluginServices,
+} from "./loader.ts";
 export { agentCaller, effectiveCapabilities, isCallerLabel } from "./policy.ts";
 export type { CallerLabel } from "./policy.ts";
 export { defaultHome, ensureHome, homeLayout } from "./home.ts";

@@ -24,7 +24,7 @@ export function parsePluginTool(value: unknown, where: string): Tool {
   if (!parsed.success) {
     throw new CortexError(
       "tool_undeclared",
-      `${where} is not a valid tool: ${formatIssues(parsed.error.issues).join("; ")}`,
+      `${where} is not a valid tool: ${formatIssues(parsed.error.issues, value).join("; ")}`,
     );
   }
   return parsed.data as unknown as Tool;

@@ -214,6 +214,65 @@ export class PluginLifecycle {
     }
   }
 
+  /**
+   * Runs one hook of a plugin that is not loaded here (`onUninstall` from a
+   * CLI process): brings its code up behind its loader without registering
+   * anything, runs the hook, and releases it. Returns why it could not run.
+   */
+  async runDetachedHook(name: string, hook: HookName): Promise<CortexError | undefined> {
+    const p = this.#p;
+    const row = p.store.plugins.get(name);
+    if (!row) return new CortexError("plugin_not_found", `no plugin named ${name} is installed`);
+    let loaded: LoadedPlugin | undefined;
+    try {
+      const manifest = storedManifest(row);
+      const entryFile = await this.#checkIntegrity(row, manifest);
+      const capabilities = new Set(
+        effectiveCapabilities(manifest.capabilities, p.store.overrides.list(name)),
+      );
+      const timeoutMs = this.timeoutFor(row, manifest);
+      const services = this.services(row, manifest, capabilities);
+      const grants: Record<string, string[]> = {};
+      for (const o of p.store.overrides.list(name)) {
+        if (o.decision === "grant") grants[o.capability] = o.scope;
+      }
+      loaded = await withDeadline(
+        () =>
+          p.selectLoader(row, manifest).load({
+            row,
+            manifest,
+            entryFile,
+            capabilities: [...capabilities],
+            grants,
+            timeoutMs,
+            services,
+            onCrash: () => {},
+          }),
+        timeoutMs,
+        {
+          code: "hook_timeout",
+          message: `loading ${name} for ${hook} did not finish within ${timeoutMs} ms`,
+        },
+      );
+      const entry: ActivePlugin = {
+        name,
+        manifest,
+        loaded,
+        services,
+        capabilities,
+        timeoutMs,
+        unsubscribe: [],
+        active: false,
+      };
+      await this.callHook(entry, hook);
+      return undefined;
+    } catch (error) {
+      return toCortexError(error, "hook_failed");
+    } finally {
+      await loaded?.unload().catch(() => {});
+    }
+  }
+
   /** Runs one hook with the plugin's deadline, if the plugin has it. */
   async callHook(entry: ActivePlugin, hook: HookName): Promise<void> {
     if (!entry.loaded.hooks.has(hook)) return;
@@ -289,6 +348,17 @@ export class PluginLifecycle {
     tool: LoadedTool,
   ): void {
     const def = tool.definition;
+    if (!manifest.capabilities.includes("tools")) {
+      throw new CortexError(
+        "tool_undeclared",
+        `plugin ${owner} offers tool "${def.name}" but does not declare the "tools" capability`,
+      );
+    }
+    if (!capabilities.has("tools")) {
+      // The person denied "tools": the plugin runs, its tools stay unregistered.
+      this.active.get(owner)?.services.logger.warn(`tool "${def.name}" not registered: "tools" is denied`);
+      return;
+    }
     const declared = manifest.tools?.find((t) => t.name === def.name);
     if (manifest.tools && manifest.tools.length > 0 && !declared) {
       throw new CortexError(
@@ -320,6 +390,5 @@ export class PluginLifecycle {
       annotations: tool.annotations,
       invoke: tool.invoke,
     });
-    void capabilities;
   }
 }

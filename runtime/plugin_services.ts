@@ -24,7 +24,8 @@ export function configDefaults(manifest: Manifest): Record<string, unknown> {
   const defaults: Record<string, unknown> = {};
   for (const section of manifest.ui?.settings ?? []) {
     for (const field of section.fields) {
-      if (field.defaultValue !== undefined) defaults[field.key] = field.defaultValue;
+      const value = field.defaultValue !== undefined ? field.defaultValue : field.default;
+      if (value !== undefined) defaults[field.key] = value;
     }
   }
   Object.assign(defaults, manifest.config?.settings ?? {});

@@ -22,7 +22,7 @@ import { commitInstall, type InstallPlan, planInstall, type SignatureVerifier } 
 import type { Loader } from "./loader.ts";
 import { MiddlewareChain } from "./middleware.ts";
 import { PluginLifecycle, storedManifest } from "./plugin_lifecycle.ts";
-import { pluginLogPath } from "./plugin_logger.ts";
+import { createPluginLogger, pluginLogPath } from "./plugin_logger.ts";
 import { secretKeys } from "./plugin_services.ts";
 import { effectiveCapabilities } from "./policy.ts";
 import {
@@ -168,6 +168,7 @@ export class Runtime {
           reason: new CortexError("plugin_not_active", `plugin ${owner} is not active`),
         };
       },
+      explainMissing: (qualifiedName) => this.#explainMissing(qualifiedName),
       onMiddlewareError: (plugin, error) =>
         this.#lifecycle.active.get(plugin)?.services.logger.error(`postMiddleware failed: ${error.message}`),
     });
@@ -262,11 +263,24 @@ export class Runtime {
     return this.#row(name);
   }
 
+  /**
+   * Only records whether a plugin is enabled, loading or unloading nothing
+   * here: for a process (the CLI) while a daemon owns the running plugins and
+   * follows the table.
+   */
+  setEnabled(name: string, enabled: boolean): PluginRow {
+    this.#row(name);
+    this.store.plugins.update(name, { enabled: enabled ? 1 : 0 });
+    return this.#row(name);
+  }
+
   /** Unloads and disables a plugin. */
   async disable(name: string): Promise<PluginRow> {
     this.#row(name);
     await this.#lifecycle.unload(name);
-    this.store.plugins.update(name, { enabled: 0, status: "unloaded" });
+    const after = this.#row(name);
+    // A hook that failed while unloading stays visible as `error`; otherwise it is simply unloaded.
+    this.store.plugins.update(name, { enabled: 0, status: after.status === "error" ? "error" : "unloaded" });
     return this.#row(name);
   }
 
@@ -291,6 +305,11 @@ export class Runtime {
         wasActive.services.logger.error(`onUninstall failed: ${toCortexError(error).message}`)
       );
       await this.#lifecycle.unload(name);
+    } else {
+      const failure = await this.#lifecycle.runDetachedHook(name, "onUninstall");
+      if (failure) {
+        createPluginLogger(this.home.logsDir, name).warn(`onUninstall did not run: ${failure.message}`);
+      }
     }
     await this.#erase(name);
   }
@@ -430,6 +449,22 @@ export class Runtime {
     const row = this.store.plugins.get(name);
     if (!row) throw new CortexError("plugin_not_found", `no plugin named ${name} is installed`);
     return row;
+  }
+
+  #explainMissing(qualifiedName: string): CortexError {
+    const dot = qualifiedName.indexOf(".");
+    const row = dot > 0 ? this.store.plugins.get(qualifiedName.slice(0, dot)) : undefined;
+    if (row && !row.enabled) {
+      return new CortexError(
+        "plugin_disabled",
+        `plugin ${row.name} is disabled; enable it to call its tools`,
+      );
+    }
+    if (row && !this.isActive(row.name)) {
+      const why = row.status === "error" && row.error_message ? ` (${row.error_message})` : "";
+      return new CortexError("plugin_not_active", `plugin ${row.name} is not loaded${why}`);
+    }
+    return new CortexError("tool_not_found", `no tool named "${qualifiedName}" is registered`);
   }
 
   #selectLoader(row: PluginRow, manifest: Manifest): Loader {

@@ -71,7 +71,7 @@ function buildHono(runtime: Runtime, options: AppOptions): Hono {
   );
 
   app.use("*", async (c, next) => {
-    const host = (c.req.header("host") ?? "").replace(/:\d+$/, "");
+    const host = (c.req.header("host") ?? new URL(c.req.url).host).replace(/:\d+$/, "");
     const allowed = options.allowedHosts ?? ["127.0.0.1", "localhost", "[::1]"];
     if (!allowed.includes(host)) {
       throw new CortexError("forbidden_host", `requests must address the daemon as ${allowed.join(" or ")}`);

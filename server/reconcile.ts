@@ -10,6 +10,7 @@ export class Reconciler {
   #runtime: Runtime;
   #dataVersion = -1;
   #seen = new Map<string, string>();
+  #loadedWith = new Map<string, string>();
   #configMtime = 0;
   #config: ConfigDocument = {};
   #running = false;
@@ -22,7 +23,10 @@ export class Reconciler {
   /** Records the current state as seen (call after the first load). */
   async prime(): Promise<void> {
     this.#dataVersion = this.#readDataVersion();
-    for (const row of this.#runtime.plugins()) this.#seen.set(row.name, row.updated_at);
+    for (const row of this.#runtime.plugins()) {
+      this.#seen.set(row.name, row.updated_at);
+      if (this.#runtime.isActive(row.name)) this.#loadedWith.set(row.name, this.#grantsOf(row.name));
+    }
     this.#configMtime = await this.#mtime();
     this.#config = await this.#runtime.config.read().catch(() => ({}));
   }
@@ -37,6 +41,18 @@ export class Reconciler {
     } finally {
       this.#running = false;
     }
+  }
+
+  /** What a plugin's boundary is built from: trust, deadline, tree and the person's overrides. */
+  #grantsOf(name: string): string {
+    const row = this.#runtime.plugin(name);
+    return JSON.stringify([
+      row.trust_level,
+      row.timeout_ms,
+      row.tree_hash,
+      row.effective_permissions,
+      this.#runtime.store.overrides.list(name),
+    ]);
   }
 
   #readDataVersion(): number {
@@ -69,10 +85,17 @@ export class Reconciler {
       this.#seen.set(row.name, row.updated_at);
       if (!changed) continue;
       const active = this.#runtime.isActive(row.name);
-      if (!row.enabled && active) await this.#runtime.unload(row.name).catch(() => {});
-      if (row.enabled && !active && row.status !== "loading") {
+      const grants = this.#grantsOf(row.name);
+      if (!row.enabled && active) {
+        await this.#runtime.unload(row.name).catch(() => {});
+      } else if (row.enabled && active && this.#loadedWith.get(row.name) !== grants) {
+        // Permissions, trust or deadline changed elsewhere: the boundary must be rebuilt with them.
+        await this.#runtime.unload(row.name).catch(() => {});
+        await this.#runtime.load(row.name).catch(() => {});
+      } else if (row.enabled && !active && row.status !== "loading") {
         await this.#runtime.load(row.name).catch(() => {});
       }
+      if (this.#runtime.isActive(row.name)) this.#loadedWith.set(row.name, grants);
       const after = this.#runtime.plugin(row.name);
       this.#seen.set(row.name, after.updated_at);
     }

@@ -5,6 +5,9 @@ import { defineCommand, print } from "../command.ts";
 import { openRuntime } from "../open_runtime.ts";
 import { EXIT, usage } from "../output.ts";
 import { pluginView } from "./view.ts";
+import { findDaemon } from "../daemon_client.ts";
+import { settledLoaded, waitForDaemon } from "../daemon_follow.ts";
+import { CortexError } from "../../runtime/errors.ts";
 
 const TRUST_LEVELS: readonly TrustLevel[] = ["untrusted", "signed", "trusted"];
 
@@ -49,7 +52,16 @@ export const installCommand = defineCommand({
           throw usage("install not confirmed; answer yes at the prompt, or pass --yes");
         }
       }
-      const result = await runtime.install(plan);
+      // With a daemon running, it owns the running plugins: record the install and let it load.
+      const daemon = await findDaemon();
+      const result = await runtime.install(plan, { load: !daemon });
+      if (daemon) {
+        const row = await waitForDaemon(runtime, m.name, settledLoaded);
+        if (row) result.row = row;
+        if (row?.status === "error") {
+          result.loadError = new CortexError("plugin_not_active", row.error_message ?? "it did not load");
+        }
+      }
       const view = pluginView(result.row);
       print(input, { installed: view, plan: summary, loadError: result.loadError?.toJSON() ?? null }, () => {
         const lines = [`installed ${m.name} ${m.version} (${trust}), status ${result.row.status}`];

@@ -3,6 +3,10 @@ import { defineCommand, print } from "../command.ts";
 import { openRuntime } from "../open_runtime.ts";
 import { EXIT } from "../output.ts";
 import { pluginView } from "./view.ts";
+import type { PluginRow } from "../../runtime/store/mod.ts";
+import { CortexError } from "../../runtime/errors.ts";
+import { findDaemon } from "../daemon_client.ts";
+import { settledLoaded, settledUnloaded, waitForDaemon } from "../daemon_follow.ts";
 
 /** `cortex plugins enable <name>`: enables and loads it once to check it works. */
 export const enableCommand = defineCommand({
@@ -11,8 +15,20 @@ export const enableCommand = defineCommand({
     const [name] = expectPositionals(input.args, ["name"]);
     const runtime = await openRuntime();
     try {
-      await runtime.enable(name);
-      const row = runtime.plugin(name);
+      let row: PluginRow;
+      if (await findDaemon()) {
+        runtime.setEnabled(name, true);
+        row = (await waitForDaemon(runtime, name, settledLoaded)) ?? runtime.plugin(name);
+        if (row.status === "error") {
+          throw new CortexError(
+            "plugin_not_active",
+            `${name} is enabled but did not load: ${row.error_message}`,
+          );
+        }
+      } else {
+        await runtime.enable(name);
+        row = runtime.plugin(name);
+      }
       print(input, { plugin: pluginView(row) }, () => `enabled ${name}`);
       return EXIT.ok;
     } finally {
@@ -28,7 +44,13 @@ export const disableCommand = defineCommand({
     const [name] = expectPositionals(input.args, ["name"]);
     const runtime = await openRuntime();
     try {
-      const row = await runtime.disable(name);
+      let row: PluginRow;
+      if (await findDaemon()) {
+        runtime.setEnabled(name, false);
+        row = (await waitForDaemon(runtime, name, settledUnloaded)) ?? runtime.plugin(name);
+      } else {
+        row = await runtime.disable(name);
+      }
       print(input, { plugin: pluginView(row) }, () => `disabled ${name}`);
       return EXIT.ok;
     } finally {
@@ -44,6 +66,11 @@ export const removeCommand = defineCommand({
     const [name] = expectPositionals(input.args, ["name"]);
     const runtime = await openRuntime();
     try {
+      if (await findDaemon()) {
+        // Let the daemon unload it first, so onUninstall never runs beside a live copy.
+        const before = runtime.setEnabled(name, false);
+        if (before.status !== "unloaded") await waitForDaemon(runtime, name, settledUnloaded);
+      }
       await runtime.remove(name);
       print(input, { removed: name }, () => `removed ${name}`);
       return EXIT.ok;

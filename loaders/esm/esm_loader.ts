@@ -76,10 +76,10 @@ export class EsmInProcessLoader implements Loader {
         }
         : undefined,
       preMiddleware: typeof mod.preMiddleware === "function"
-        ? async (toolName, args) => await mod.preMiddleware!(toolName, args, ctx)
+        ? async (toolName, args, _signal, call) => await mod.preMiddleware!(toolName, args, ctx, call)
         : undefined,
       postMiddleware: typeof mod.postMiddleware === "function"
-        ? async (toolName, result) => await mod.postMiddleware!(toolName, result, ctx)
+        ? async (toolName, result, _signal, call) => await mod.postMiddleware!(toolName, result, ctx, call)
         : undefined,
       unload: () => Promise.resolve(),
     };

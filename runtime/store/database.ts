@@ -78,7 +78,11 @@ function migrate(db: DatabaseSync, migrations: readonly Migration[]): void {
 
 /** Runs `fn` in an immediate transaction, rolling back if it throws. */
 export function inTransaction<T>(db: DatabaseSync, fn: () => T): T {
-  db.exec("BEGIN IMMEDIATE");
+  try {
+    db.exec("BEGIN IMMEDIATE");
+  } catch (error) {
+    throw toStoreError(error, "starting a transaction");
+  }
   try {
     const result = fn();
     db.exec("COMMIT");
