@@ -9,6 +9,7 @@
  * @module
  */
 import { daemonCommand } from "./daemon_command.ts";
+import { mcpCommand } from "./mcp_command.ts";
 import type { Command } from "./command.ts";
 import { EXIT, type Io, processIo } from "./output.ts";
 import { callCommand } from "./plugins/call.ts";
@@ -39,6 +40,7 @@ export const PLUGIN_COMMANDS: Record<string, Command> = {
 /** Top-level commands. */
 export const COMMANDS: Record<string, Command> = {
   daemon: daemonCommand,
+  mcp: mcpCommand,
 };
 
 const HELP = `cortex: a plugin runtime
@@ -46,6 +48,7 @@ const HELP = `cortex: a plugin runtime
 usage:
   cortex plugins <verb> ...   ${Object.keys(PLUGIN_COMMANDS).join(", ")}
   cortex daemon [--port N]
+  cortex mcp serve            serve every enabled tool over MCP (stdio)
   cortex <command> --help     usage of one command
 
 CORTEX_HOME chooses the home folder (default ~/.cortex).`;

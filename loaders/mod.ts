@@ -13,8 +13,10 @@
  */
 import type { RuntimeLoaders } from "../runtime/runtime.ts";
 import { EsmInProcessLoader } from "./esm/mod.ts";
+import { McpLoader } from "./mcp/mod.ts";
 
 export { EsmInProcessLoader } from "./esm/mod.ts";
+export { McpLoader } from "./mcp/mod.ts";
 
 /** Options for {@link defaultLoaders}. */
 export interface DefaultLoadersOptions {
@@ -26,5 +28,6 @@ export interface DefaultLoadersOptions {
 export function defaultLoaders(_options: DefaultLoadersOptions = {}): RuntimeLoaders {
   return {
     esmTrusted: new EsmInProcessLoader(),
+    mcp: new McpLoader(),
   };
 }

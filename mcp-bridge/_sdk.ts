@@ -6,6 +6,9 @@
  * against a non-existent `types.js.d.ts` and everything becomes `any`, while
  * the extension-less path type-checks but does not run. Each import below
  * runs the `.js` file and takes its types from the extension-less path.
+ * The SDK's `StdioClientTransport` is left out on purpose: it loads
+ * `cross-spawn`, which reads the environment at import time, so every
+ * importer would need `--allow-env` (the bridge uses its own `ChildProcessTransport`).
  * Internal to `mcp-bridge/`.
  *
  * @module
@@ -14,13 +17,14 @@
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 export { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
-export { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+export {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/client/sse"
 export { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 // @ts-types="@modelcontextprotocol/sdk/client/auth"
 export { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-// @ts-types="@modelcontextprotocol/sdk/client/stdio"
-export { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/server/index"
 export { Server } from "@modelcontextprotocol/sdk/server/index.js";
 // @ts-types="@modelcontextprotocol/sdk/server/stdio"

@@ -360,7 +360,8 @@ export class PluginLifecycle {
       return;
     }
     const declared = manifest.tools?.find((t) => t.name === def.name);
-    if (manifest.tools && manifest.tools.length > 0 && !declared) {
+    // An MCP manifest's tools document its server; the MCP loader filters by them itself.
+    if (manifest.kind !== "mcp" && manifest.tools && manifest.tools.length > 0 && !declared) {
       throw new CortexError(
         "tool_undeclared",
         `plugin ${owner} exports tool "${def.name}", which its manifest does not declare`,

@@ -14,6 +14,9 @@ import { CortexError, toCortexError } from "../runtime/errors.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { DASHBOARD_HTML } from "./dashboard.ts";
 import { tokenMatches } from "./token.ts";
+import { type McpHttpHandler, mcpHttpHandler } from "../mcp-bridge/mod.ts";
+import { CORTEX_VERSION } from "../runtime/version.ts";
+import { runtimeToolSource } from "./mcp_source.ts";
 
 /** Options for {@link createApp}. */
 export interface AppOptions {
@@ -21,6 +24,10 @@ export interface AppOptions {
   token: string;
   /** Host names the API answers to (DNS-rebinding guard). */
   allowedHosts?: string[];
+  /** Serves the runtime's tools over MCP (Streamable HTTP) at `/mcp` (default true). */
+  mcp?: boolean;
+  /** Browser origins allowed to use `/mcp` besides loopback ones. */
+  mcpAllowedOrigins?: string[];
 }
 
 const STATUS_BY_CODE: Record<string, ContentfulStatusCode> = {
@@ -47,18 +54,27 @@ export interface DaemonApp {
   fetch(request: Request): Response | Promise<Response>;
   /** Answers a request given as a path (or URL) and init, as `fetch` would. */
   request(input: string, init?: RequestInit): Response | Promise<Response>;
+  /** Ends open MCP sessions (call before stopping the server). */
+  close(): Promise<void>;
 }
 
 /** Builds the daemon's HTTP app over a runtime. */
 export function createApp(runtime: Runtime, options: AppOptions): DaemonApp {
-  const app = buildHono(runtime, options);
+  const mcp = options.mcp === false ? undefined : mcpHttpHandler(runtimeToolSource(runtime), {
+    name: "cortex",
+    version: CORTEX_VERSION,
+    token: options.token,
+    allowedOrigins: options.mcpAllowedOrigins,
+  });
+  const app = buildHono(runtime, options, mcp);
   return {
     fetch: (request) => app.fetch(request),
     request: (input, init) => app.request(input, init),
+    close: async () => await mcp?.close(),
   };
 }
 
-function buildHono(runtime: Runtime, options: AppOptions): Hono {
+function buildHono(runtime: Runtime, options: AppOptions, mcp: McpHttpHandler | undefined): Hono {
   const app = new Hono();
 
   app.onError((error, c) => {
@@ -80,6 +96,8 @@ function buildHono(runtime: Runtime, options: AppOptions): Hono {
   });
 
   app.get("/", (c) => c.html(DASHBOARD_HTML));
+  // The MCP endpoint checks the same bearer token and the Origin header itself.
+  if (mcp) app.all("/mcp", (c) => mcp(c.req.raw));
   app.get("/api/health", (c) => c.json({ ok: true }));
 
   app.use("/api/*", async (c, next) => {

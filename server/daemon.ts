@@ -65,6 +65,7 @@ export async function startDaemon(runtime: Runtime, options: DaemonOptions = {})
       closed = true;
       clearInterval(timer);
       runtime.emit("daemon:status", { daemon: "cortex", status: "down" });
+      await app.close();
       await server.shutdown();
       await Deno.remove(daemonInfoPath(runtime.home.root)).catch(() => {});
       await runtime.close();

@@ -15,4 +15,5 @@
 export { type AppOptions, createApp, type DaemonApp } from "./app.ts";
 export { type Daemon, type DaemonOptions, startDaemon } from "./daemon.ts";
 export { Reconciler } from "./reconcile.ts";
+export { runtimeToolSource } from "./mcp_source.ts";
 export { ensureToken, tokenMatches } from "./token.ts";

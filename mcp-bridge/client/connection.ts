@@ -12,7 +12,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "../_sdk.ts";
 import { CortexError } from "../../runtime/errors.ts";
-import { DenoStdioTransport } from "./deno_stdio_transport.ts";
+import { ChildProcessTransport } from "./child_process_transport.ts";
 import { handshake, type Handshaken, type McpWire } from "./handshake.ts";
 import { mapMcpError, serverMessage } from "./map_error.ts";
 import type { McpServerSpec } from "./spec.ts";
@@ -91,7 +91,8 @@ export class McpConnection {
    * Throws `mcp_init_timeout` when the server does not answer in time.
    */
   static async connect(spec: McpServerSpec, options: McpConnectOptions): Promise<McpConnection> {
-    let connection: McpConnection | undefined;
+    // The SDK client's handlers are set before the connection object exists.
+    const made: { connection?: McpConnection } = {};
     const newClient = () => {
       const client = new Client(
         { name: options.clientName ?? "cortex", version: options.clientVersion ?? "0.1.0" },
@@ -103,9 +104,19 @@ export class McpConnection {
         const text = typeof data === "string" ? data : JSON.stringify(data);
         options.onLog(capLine(`[${level}]${logger ? ` ${logger}:` : ""} ${text}`));
       });
-      client.onerror = (error) => options.onLog(capLine(`mcp client: ${error.message}`));
+      client.onerror = (error) => {
+        const connection = made.connection;
+        if (connection?.closed) return;
+        // With resumption off (see handshake.ts) this is how the SDK says a stream was lost.
+        if (connection && /Maximum reconnection attempts/.test(error.message)) {
+          options.onLog("mcp client: the server's event stream ended; the connection is closed");
+          void connection.close();
+          return;
+        }
+        options.onLog(capLine(`mcp client: ${error.message}`));
+      };
       client.onclose = () => {
-        if (connection) connection.#markClosed();
+        if (made.connection) made.connection.#markClosed();
       };
       return client;
     };
@@ -114,8 +125,8 @@ export class McpConnection {
       newClient,
       onStderrLine: options.onLog,
     });
-    connection = new McpConnection(connected, options);
-    return connection;
+    made.connection = new McpConnection(connected, options);
+    return made.connection;
   }
 
   /** True once the server went away or `close()` was called. */
@@ -125,7 +136,7 @@ export class McpConnection {
 
   /** The server's process id, for a stdio server. */
   get pid(): number | undefined {
-    return this.#transport instanceof DenoStdioTransport ? this.#transport.pid : undefined;
+    return this.#transport instanceof ChildProcessTransport ? this.#transport.pid : undefined;
   }
 
   /** Lists every tool (following pagination); tools that fail the checks are logged and left out. */
@@ -191,31 +202,35 @@ export class McpConnection {
 
   /** Ends the session: a stdio server is asked to exit (then killed), an HTTP session is deleted. */
   async close(): Promise<void> {
-    if (this.#transport instanceof StreamableHTTPClientTransport && !this.#closed) {
+    const wasOpen = !this.#closed;
+    this.#markClosed();
+    if (this.#transport instanceof StreamableHTTPClientTransport && wasOpen) {
       await withinMs(this.#transport.terminateSession(), 1000);
     }
-    this.#markClosed();
     await this.#client.close().catch(() => {});
   }
 
   async #run<T>(
-    send: (sdk: { timeout: number; signal: AbortSignal }) => Promise<T>,
+    send: (sdk: { timeout: number; signal?: AbortSignal }) => Promise<T>,
     options: McpRequestOptions,
   ): Promise<T> {
     if (this.#closed) throw new CortexError("mcp_connection_closed", "the MCP server connection is closed");
-    // The SDK never removes its abort listener, so it gets a signal of its own per request.
-    const local = new AbortController();
-    const relay = () => local.abort(options.signal?.reason);
-    if (options.signal?.aborted) relay();
-    options.signal?.addEventListener("abort", relay, { once: true });
+    const timeout = options.timeoutMs ?? this.#options.requestTimeoutMs;
+    const caller = options.signal;
+    // The SDK never removes its abort listener, so a caller's signal is relayed
+    // through one of our own per request (and none is made when there is none).
+    const local = caller ? new AbortController() : undefined;
+    const relay = () => local?.abort(caller?.reason);
+    if (caller?.aborted) relay();
+    caller?.addEventListener("abort", relay, { once: true });
     try {
-      return await send({ timeout: options.timeoutMs ?? this.#options.requestTimeoutMs, signal: local.signal });
+      return await send({ timeout, signal: local?.signal });
     } catch (error) {
-      const mapped = mapMcpError(error, { signal: local.signal });
+      const mapped = mapMcpError(error, { signal: local?.signal });
       if (mapped.code === "mcp_connection_closed") await this.close();
       throw mapped;
     } finally {
-      options.signal?.removeEventListener("abort", relay);
+      caller?.removeEventListener("abort", relay);
     }
   }
 

@@ -15,7 +15,7 @@ import {
   type Transport,
 } from "../_sdk.ts";
 import { CortexError } from "../../runtime/errors.ts";
-import { DenoStdioTransport } from "./deno_stdio_transport.ts";
+import { ChildProcessTransport } from "./child_process_transport.ts";
 import { mapMcpError } from "./map_error.ts";
 import type { McpServerSpec } from "./spec.ts";
 
@@ -58,14 +58,22 @@ export interface HandshakeOptions {
  */
 export async function handshake(spec: McpServerSpec, options: HandshakeOptions): Promise<Handshaken> {
   if (spec.transport === "stdio") {
-    const transport = new DenoStdioTransport(spec, { onStderrLine: options.onStderrLine });
+    const transport = new ChildProcessTransport(spec, { onStderrLine: options.onStderrLine });
     return await initialize(options.newClient(), transport, "stdio", options.initTimeoutMs);
   }
   const url = new URL(spec.url);
   const requestInit: RequestInit = spec.headers ? { headers: spec.headers } : {};
   const started = Date.now();
   try {
-    const transport = new StreamableHTTPClientTransport(url, { requestInit });
+    // The SDK's stream resumption keeps retry timers alive past close(); a dropped
+    // stream instead ends the connection, and the supervisor reconnects on the next call.
+    const reconnectionOptions = {
+      maxRetries: 0,
+      initialReconnectionDelay: 1000,
+      maxReconnectionDelay: 1000,
+      reconnectionDelayGrowFactor: 1,
+    };
+    const transport = new StreamableHTTPClientTransport(url, { requestInit, reconnectionOptions });
     return await initialize(options.newClient(), transport, "streamable-http", options.initTimeoutMs);
   } catch (error) {
     if (!isLegacyServerAnswer(error)) throw error;
@@ -85,7 +93,12 @@ async function initialize(
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      reject(new CortexError("mcp_init_timeout", `the MCP server did not answer initialize within ${initTimeoutMs} ms`));
+      reject(
+        new CortexError(
+          "mcp_init_timeout",
+          `the MCP server did not answer initialize within ${initTimeoutMs} ms`,
+        ),
+      );
     }, initTimeoutMs);
   });
   // The SDK's own timeout is a backstop only: the race below decides.
@@ -107,12 +120,18 @@ async function initialize(
 function initError(error: unknown): CortexError {
   if (error instanceof CortexError) return error;
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-    return new CortexError("mcp_init_timeout", "the MCP server did not answer initialize in time", { cause: error });
-  }
-  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-    return new CortexError("mcp_init_failed", "the MCP server closed the connection during initialize (see its log)", {
+    return new CortexError("mcp_init_timeout", "the MCP server did not answer initialize in time", {
       cause: error,
     });
+  }
+  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+    return new CortexError(
+      "mcp_init_failed",
+      "the MCP server closed the connection during initialize (see its log)",
+      {
+        cause: error,
+      },
+    );
   }
   const mapped = mapMcpError(error);
   if (mapped.code === "mcp_unauthorized") return mapped;

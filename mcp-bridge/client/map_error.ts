@@ -40,9 +40,13 @@ export function mapMcpError(error: unknown, options: { signal?: AbortSignal } = 
   }
   if (error instanceof StreamableHTTPError) {
     if (error.code === 401 || error.code === 403) {
-      return new CortexError("mcp_unauthorized", `the MCP server answered HTTP ${error.code}`, { cause: error });
+      return new CortexError("mcp_unauthorized", `the MCP server answered HTTP ${error.code}`, {
+        cause: error,
+      });
     }
-    return new CortexError("mcp_connection_closed", `the MCP server answered HTTP ${error.code}`, { cause: error });
+    return new CortexError("mcp_connection_closed", `the MCP server answered HTTP ${error.code}`, {
+      cause: error,
+    });
   }
   if (isSchemaError(error)) {
     return new CortexError("mcp_bad_response", "the MCP server's answer is not a valid MCP result", {

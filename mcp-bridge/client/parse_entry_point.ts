@@ -82,7 +82,9 @@ export function parseMcpEntryPoint(
 
   if (/^https?:\/\//i.test(entry)) {
     if (section.command || section.args || section.env || section.envFrom) {
-      throw invalid("an http(s) entryPoint takes only mcp.headers; command, args and env are for stdio servers");
+      throw invalid(
+        "an http(s) entryPoint takes only mcp.headers; command, args and env are for stdio servers",
+      );
     }
     if (!URL.canParse(entry)) throw invalid(`entryPoint is not a valid URL: ${entry}`);
     return { transport: "http", url: entry, ...(section.headers ? { headers: section.headers } : {}) };
@@ -92,7 +94,9 @@ export function parseMcpEntryPoint(
   const hostEnv = options.hostEnv ?? ((name: string) => Deno.env.get(name));
   const env = childEnv(section, hostEnv);
   const isNpm = entry.startsWith("npm:");
-  if (isNpm && !NPM_SPECIFIER.test(entry)) throw invalid(`entryPoint is not a valid npm: specifier: ${entry}`);
+  if (isNpm && !NPM_SPECIFIER.test(entry)) {
+    throw invalid(`entryPoint is not a valid npm: specifier: ${entry}`);
+  }
   const entryPath = isNpm ? entry : insidePluginDir(entry, options.pluginDir);
   const isScript = isNpm || SCRIPT_EXTENSION.test(entry);
   const command = section.command;

@@ -5,7 +5,7 @@
  * @module
  */
 import { CortexError } from "../../runtime/errors.ts";
-import { type McpConnectOptions, McpConnection, type McpRequestOptions } from "./connection.ts";
+import { McpConnection, type McpConnectOptions, type McpRequestOptions } from "./connection.ts";
 import type { McpServerSpec } from "./spec.ts";
 import type { McpToolInfo } from "./tool_info.ts";
 import type { McpCallResult } from "./tool_result.ts";
@@ -75,7 +75,10 @@ export class McpSupervisor {
     if (this.#connecting) return await this.#connecting;
     const wait = this.#retryAt - Date.now();
     if (wait > 0) {
-      throw new CortexError("mcp_server_down", `the MCP server is down; the next restart is allowed in ${wait} ms`);
+      throw new CortexError(
+        "mcp_server_down",
+        `the MCP server is down; the next restart is allowed in ${wait} ms`,
+      );
     }
     this.#connecting = this.#connect();
     try {

@@ -36,7 +36,9 @@ export function toToolInfo(raw: unknown): { tool?: McpToolInfo; reason?: string 
   if (!isRecord(raw)) return { reason: "a listed tool is not an object" };
   const { name, description, inputSchema, annotations, outputSchema } = raw;
   if (typeof name !== "string" || !TOOL_NAME.test(name)) {
-    return { reason: `tool name ${JSON.stringify(String(name).slice(0, 40))} is not 1 to 128 of [A-Za-z0-9_./-]` };
+    return {
+      reason: `tool name ${JSON.stringify(String(name).slice(0, 40))} is not 1 to 128 of [A-Za-z0-9_./-]`,
+    };
   }
   if (!isRecord(inputSchema) || inputSchema.type !== "object") {
     return { reason: `tool ${name} has no object inputSchema` };

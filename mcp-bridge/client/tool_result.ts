@@ -40,7 +40,9 @@ export function toCallResult(
   // Servers from before protocol 2024-11-05 answer `{ toolResult }`.
   if (parts.length === 0 && raw.toolResult !== undefined) parts.push(JSON.stringify(raw.toolResult));
   const output = cap(parts.join("\n"), options.maxOutput ?? DEFAULT_MAX_OUTPUT);
-  if (raw.isError === true) return { success: false, output, error: output || "the tool reported an error", raw };
+  if (raw.isError === true) {
+    return { success: false, output, error: output || "the tool reported an error", raw };
+  }
   return { success: true, output, raw };
 }
 

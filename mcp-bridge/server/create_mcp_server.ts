@@ -80,7 +80,9 @@ export function createMcpServer(source: ToolSource, options: McpServerOptions): 
         // The MCP specification makes an unknown tool a protocol error, not a tool result.
         throw new McpError(ErrorCode.InvalidParams, error.message);
       }
-      const text = error instanceof CortexError ? `${error.code}: ${error.message}` : "internal: the tool call failed";
+      const text = error instanceof CortexError
+        ? `${error.code}: ${error.message}`
+        : "internal: the tool call failed";
       return { content: [{ type: "text", text }], isError: true };
     }
   });

@@ -7,13 +7,14 @@
  * @module
  */
 import { deserializeMessage, type JSONRPCMessage, type Transport } from "../_sdk.ts";
-import { readLines } from "../_lines.ts";
+import { type ChunkSource, forEachLine, stdinChunks, streamChunks } from "../_lines.ts";
+import { queueWrite } from "../_write_line.ts";
 
 /** The streams to speak over. */
 export interface StreamTransportOptions {
-  /** Where requests arrive (default `Deno.stdin.readable`). */
+  /** Where requests arrive (default: the process's stdin, read directly). */
   input?: ReadableStream<Uint8Array>;
-  /** Where answers go (default `Deno.stdout.writable`). */
+  /** Where answers go (default: the process's stdout, written synchronously). */
   output?: WritableStream<Uint8Array>;
   /** The longest accepted message line, in characters (default 16 MiB). */
   maxMessageLength?: number;
@@ -37,8 +38,9 @@ export class StreamServerTransport implements Transport {
   /** Set by the SDK: called for each message. */
   onmessage?: (message: JSONRPCMessage) => void;
 
-  #input: ReadableStream<Uint8Array>;
-  #writer: WritableStreamDefaultWriter<Uint8Array>;
+  #input: ChunkSource;
+  // Unset when writing to the process's stdout, which is written synchronously.
+  #writer?: WritableStreamDefaultWriter<Uint8Array>;
   #maxMessageLength: number;
   #stop = new AbortController();
   #reading?: Promise<void>;
@@ -47,8 +49,8 @@ export class StreamServerTransport implements Transport {
 
   /** Binds the streams; reading starts with `start()`. */
   constructor(options: StreamTransportOptions = {}) {
-    this.#input = options.input ?? Deno.stdin.readable;
-    this.#writer = (options.output ?? Deno.stdout.writable).getWriter();
+    this.#input = options.input ? streamChunks(options.input) : stdinChunks();
+    this.#writer = options.output?.getWriter();
     this.#maxMessageLength = options.maxMessageLength ?? 16 * 1024 * 1024;
   }
 
@@ -59,9 +61,16 @@ export class StreamServerTransport implements Transport {
   }
 
   /** Writes one message line. */
-  async send(message: JSONRPCMessage): Promise<void> {
-    if (this.#closed) throw new Error("the MCP session is closed");
-    await this.#writer.write(this.#encoder.encode(JSON.stringify(message) + "\n"));
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error("the MCP session is closed"));
+    const bytes = this.#encoder.encode(JSON.stringify(message) + "\n");
+    if (this.#writer) return queueWrite(this.#writer, bytes, (error) => this.onerror?.(error));
+    try {
+      writeAllSync(bytes);
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** Stops reading, closes the output, and reports the close. */
@@ -69,33 +78,45 @@ export class StreamServerTransport implements Transport {
     if (this.#closed) return;
     this.#closed = true;
     this.#stop.abort();
-    await this.#reading;
-    await this.#writer.close().catch(() => {});
+    // A stdin read cannot be cancelled; waiting for it would hang until the agent writes or hangs up.
+    if (this.#writer) await this.#reading;
+    await this.#writer?.close().catch(() => {});
     this.onclose?.();
+  }
+
+  #receive(line: string): void {
+    if (line.trim() === "") return;
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(line);
+    } catch {
+      this.onerror?.(new Error("a line on the input is not a JSON-RPC message"));
+      return;
+    }
+    this.onmessage?.(message);
   }
 
   async #read(): Promise<void> {
     try {
-      const lines = readLines(this.#input, {
+      await forEachLine(this.#input, (line) => this.#receive(line), {
         maxLineLength: this.#maxMessageLength,
         longLines: "throw",
         signal: this.#stop.signal,
       });
-      for await (const line of lines) {
-        if (line.trim() === "") continue;
-        let message: JSONRPCMessage;
-        try {
-          message = deserializeMessage(line);
-        } catch {
-          this.onerror?.(new Error("a line on the input is not a JSON-RPC message"));
-          continue;
-        }
-        this.onmessage?.(message);
-      }
     } catch (error) {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
     }
     // The input ended (or broke framing): the session is over.
     if (!this.#closed) queueMicrotask(() => void this.close());
   }
+}
+
+/**
+ * Writes to stdout synchronously, as Node does for pipes: a whole message in
+ * one or a few syscalls, with none of the per-write promise round trips of
+ * `Deno.stdout.writable` on this hot path.
+ */
+function writeAllSync(bytes: Uint8Array): void {
+  let offset = 0;
+  while (offset < bytes.length) offset += Deno.stdout.writeSync(bytes.subarray(offset));
 }
