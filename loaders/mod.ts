@@ -14,9 +14,11 @@
 import type { RuntimeLoaders } from "../runtime/runtime.ts";
 import { EsmInProcessLoader } from "./esm/mod.ts";
 import { McpLoader } from "./mcp/mod.ts";
+import { WasmLoader } from "./wasm/mod.ts";
 
 export { EsmInProcessLoader } from "./esm/mod.ts";
 export { McpLoader } from "./mcp/mod.ts";
+export { WasmLoader } from "./wasm/mod.ts";
 
 /** Options for {@link defaultLoaders}. */
 export interface DefaultLoadersOptions {
@@ -29,5 +31,6 @@ export function defaultLoaders(_options: DefaultLoadersOptions = {}): RuntimeLoa
   return {
     esmTrusted: new EsmInProcessLoader(),
     mcp: new McpLoader(),
+    wasm: new WasmLoader(),
   };
 }

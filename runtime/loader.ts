@@ -132,6 +132,12 @@ export interface Loader {
   readonly name: string;
   /** Loads a plugin; throws a CortexError with a clear code when it cannot. */
   load(request: LoadRequest): Promise<LoadedPlugin>;
+  /**
+   * Checks a plugin's code at install, before anything is recorded, where the
+   * kind allows a check without running the plugin's own logic (a WASM module's
+   * exports, imports and ABI version). Throws a CortexError naming the problem.
+   */
+  check?(manifest: Manifest, entryFile: string | undefined): Promise<void>;
 }
 
 /** Re-exported for loaders. */

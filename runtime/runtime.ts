@@ -199,6 +199,8 @@ export class Runtime {
    */
   async install(sourceDir: string | InstallPlan, options: InstallOptions = {}): Promise<InstallResult> {
     const plan = typeof sourceDir === "string" ? await this.planInstall(sourceDir, options) : sourceDir;
+    const checker = this.#loaderFor(plan.manifest.kind, plan.trust);
+    if (checker?.check) await checker.check(plan.manifest, plan.entryFile);
     const row = await commitInstall(plan, {
       store: this.store,
       home: this.home,
@@ -465,6 +467,20 @@ export class Runtime {
       return new CortexError("plugin_not_active", `plugin ${row.name} is not loaded${why}`);
     }
     return new CortexError("tool_not_found", `no tool named "${qualifiedName}" is registered`);
+  }
+
+  /** The loader a plugin of this kind and trust would use, if this runtime has one. */
+  #loaderFor(kind: Manifest["kind"], trust: TrustLevel): Loader | undefined {
+    switch (kind) {
+      case "esm":
+        return trust === "trusted" ? this.#loaders.esmTrusted : this.#loaders.esmSandboxed;
+      case "wasm":
+        return this.#loaders.wasm;
+      case "mcp":
+        return this.#loaders.mcp;
+      case "module":
+        return this.#loaders.module;
+    }
   }
 
   #selectLoader(row: PluginRow, manifest: Manifest): Loader {

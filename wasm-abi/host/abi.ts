@@ -41,11 +41,11 @@ export const HOST_ALIGN = 8;
 /** Success. */
 export const CORTEX_OK = 0;
 /** Not found, or the operation failed (for HTTP: the body holds a short reason). */
-export const CORTEX_ERR = -1;
+export const CORTEX_ERR: number = -1;
 /** The output did not fit: the needed length is stored in the length slot. */
-export const CORTEX_ERR_BUFFER_TOO_SMALL = -2;
+export const CORTEX_ERR_BUFFER_TOO_SMALL: number = -2;
 /** Refused by policy (network not granted, or address not allowed). */
-export const CORTEX_ERR_DENIED = -3;
+export const CORTEX_ERR_DENIED: number = -3;
 
 /** A WebAssembly value type as written in a signature. */
 export type ValType = "i32" | "i64" | "f32" | "f64" | "v128" | "ref";

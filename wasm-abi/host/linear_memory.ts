@@ -18,7 +18,6 @@ const decoder = new TextDecoder();
  * ```
  */
 export class LinearMemory {
-  #buffer: ArrayBuffer | undefined;
   #bytes = new Uint8Array(0);
   #view = new DataView(new ArrayBuffer(0));
 
@@ -26,17 +25,18 @@ export class LinearMemory {
   constructor(readonly memory: WebAssembly.Memory) {}
 
   #refresh(): void {
+    // Growing a memory detaches its old buffer, which empties the views:
+    // an empty view is the cue to look the buffer up again.
+    if (this.#bytes.length !== 0) return;
     const buffer = this.memory.buffer as ArrayBuffer;
-    if (buffer !== this.#buffer) {
-      this.#buffer = buffer;
-      this.#bytes = new Uint8Array(buffer);
-      this.#view = new DataView(buffer);
-    }
+    this.#bytes = new Uint8Array(buffer);
+    this.#view = new DataView(buffer);
   }
 
   /** Current size in bytes. */
   get size(): number {
-    return this.memory.buffer.byteLength;
+    this.#refresh();
+    return this.#bytes.length;
   }
 
   #check(ptr: number, len: number): void {
@@ -44,7 +44,9 @@ export class LinearMemory {
     if (ptr + len > this.#bytes.length) {
       throw new CortexError(
         "out_of_bounds",
-        `the plugin passed the range 0x${ptr.toString(16)}+${len}, outside its ${this.#bytes.length}-byte memory`,
+        `the plugin passed the range 0x${
+          ptr.toString(16)
+        }+${len}, outside its ${this.#bytes.length}-byte memory`,
       );
     }
   }
@@ -60,6 +62,16 @@ export class LinearMemory {
   /** Decodes `len` bytes at `ptr` as UTF-8 (invalid sequences become U+FFFD). */
   readString(ptr: number, len: number): string {
     return decoder.decode(this.bytes(ptr, len));
+  }
+
+  /**
+   * Encodes `text` as UTF-8 straight into `[ptr, ptr + capacity)` and returns
+   * the byte length, or -1 when it does not fit.
+   */
+  encodeInto(text: string, ptr: number, capacity: number): number {
+    const target = this.bytes(ptr, capacity);
+    const { read, written } = encoder.encodeInto(text, target);
+    return read === text.length ? written : -1;
   }
 
   /** Copies `data` to `ptr`. */

@@ -58,7 +58,8 @@ const host = z.discriminatedUnion("op", [
 ]);
 const closed = z.object({ type: z.literal("closed") });
 
-const workerMessage = z.union([ready, initError, result, log, host, closed]);
+// The call result comes first: it is by far the most frequent message.
+const workerMessage = z.union([result, host, log, ready, initError, closed]);
 
 /** Worker to main thread. */
 export type WorkerMessage = z.infer<typeof workerMessage>;

@@ -62,8 +62,18 @@ function sameSignature(a: Signature, b: Signature): boolean {
 }
 
 function checkMemoryKind(shared: boolean, memory64: boolean): void {
-  if (memory64) throw new CortexError("unsupported_memory", "the plugin's memory is 64-bit; ABI v1 needs a 32-bit memory");
-  if (shared) throw new CortexError("unsupported_memory", "the plugin's memory is shared; ABI v1 needs an unshared memory");
+  if (memory64) {
+    throw new CortexError(
+      "unsupported_memory",
+      "the plugin's memory is 64-bit; ABI v1 needs a 32-bit memory",
+    );
+  }
+  if (shared) {
+    throw new CortexError(
+      "unsupported_memory",
+      "the plugin's memory is shared; ABI v1 needs an unshared memory",
+    );
+  }
 }
 
 function checkMemorySize(min: number, max: number | undefined, maxPages: number): void {
@@ -85,10 +95,17 @@ function checkExports(info: ModuleInfo, hasImportedMemory: boolean): void {
   const byName = new Map(info.exports.map((e) => [e.name, e]));
   for (const [name, wanted] of Object.entries(REQUIRED_EXPORTS)) {
     const found = byName.get(name);
-    if (!found) throw new CortexError("missing_export", `the module does not export ${name}, which ABI v1 requires`);
-    if (found.kind !== "func") throw new CortexError("bad_export", `${name} must be a function, found a ${found.kind}`);
+    if (!found) {
+      throw new CortexError("missing_export", `the module does not export ${name}, which ABI v1 requires`);
+    }
+    if (found.kind !== "func") {
+      throw new CortexError("bad_export", `${name} must be a function, found a ${found.kind}`);
+    }
     if (found.signature && !sameSignature(found.signature, wanted)) {
-      throw new CortexError("bad_export", `${name} must have the signature ${sigText(wanted)}, found ${sigText(found.signature)}`);
+      throw new CortexError(
+        "bad_export",
+        `${name} must have the signature ${sigText(wanted)}, found ${sigText(found.signature)}`,
+      );
     }
   }
   for (const [name, wanted] of Object.entries(OPTIONAL_EXPORTS)) {
@@ -99,7 +116,9 @@ function checkExports(info: ModuleInfo, hasImportedMemory: boolean): void {
     }
   }
   const memory = byName.get("memory");
-  if (memory && memory.kind !== "memory") throw new CortexError("bad_export", "the export named memory is not a memory");
+  if (memory && memory.kind !== "memory") {
+    throw new CortexError("bad_export", "the export named memory is not a memory");
+  }
   if (!memory && !hasImportedMemory) {
     throw new CortexError("missing_export", "the module neither exports memory nor imports env.memory");
   }

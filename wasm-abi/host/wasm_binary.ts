@@ -281,8 +281,12 @@ function leb(value: number): number[] {
  * memory section are returned unchanged (an imported memory is limited by the
  * host when it creates it).
  */
-export function limitMemorySection(bytes: Uint8Array, info: ModuleInfo, maxPages: number): Uint8Array {
-  if (!info.memorySection) return bytes;
+export function limitMemorySection(
+  bytes: Uint8Array,
+  info: ModuleInfo,
+  maxPages: number,
+): Uint8Array<ArrayBuffer> {
+  if (!info.memorySection) return bytes.slice();
   const content: number[] = [...leb(info.memories.length)];
   for (const m of info.memories) {
     const max = Math.min(m.max ?? maxPages, maxPages);
