@@ -18,6 +18,7 @@ import { infoCommand } from "./plugins/info.ts";
 import { installCommand } from "./plugins/install.ts";
 import { listCommand } from "./plugins/list.ts";
 import { logsCommand } from "./plugins/logs.ts";
+import { newCommand } from "./plugins/new.ts";
 import { permissionsCommand } from "./plugins/permissions.ts";
 import { schemaCommand } from "./plugins/schema.ts";
 import { disableCommand, enableCommand, removeCommand } from "./plugins/toggle.ts";
@@ -35,6 +36,7 @@ export const PLUGIN_COMMANDS: Record<string, Command> = {
   config: configCommand,
   logs: logsCommand,
   schema: schemaCommand,
+  new: newCommand,
 };
 
 /** Top-level commands. */

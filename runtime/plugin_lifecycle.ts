@@ -15,7 +15,7 @@ import { CortexError, HookError, toCortexError } from "./errors.ts";
 import type { EventBus } from "./event_bus.ts";
 import { hashFile, hashTree } from "./hash.ts";
 import type { HomeLayout } from "./home.ts";
-import type { HookName, LoadedPlugin, LoadedTool, Loader, PluginServices } from "./loader.ts";
+import type { HookName, LoadedPlugin, LoadedTool, Loader, LoadRequest, PluginServices } from "./loader.ts";
 import type { MiddlewareChain } from "./middleware.ts";
 import { createPluginLogger } from "./plugin_logger.ts";
 import { createConfigStore, createStateStore } from "./plugin_services.ts";
@@ -135,21 +135,16 @@ export class PluginLifecycle {
       for (const o of p.store.overrides.list(name)) {
         if (o.decision === "grant") grants[o.capability] = o.scope;
       }
-      const loaded = await withDeadline(
-        () =>
-          loader.load({
-            row,
-            manifest,
-            entryFile,
-            capabilities: [...capabilities],
-            grants,
-            timeoutMs,
-            services,
-            onCrash: (reason) => this.#crashed(name, reason),
-          }),
+      const loaded = await this.#bringUp(loader, {
+        row,
+        manifest,
+        entryFile,
+        capabilities: [...capabilities],
+        grants,
         timeoutMs,
-        { code: "hook_timeout", message: `loading ${name} did not finish within ${timeoutMs} ms` },
-      );
+        services,
+        onCrash: (reason) => this.#crashed(name, reason),
+      });
       entry = { name, manifest, loaded, services, capabilities, timeoutMs, unsubscribe: [], active: false };
       this.active.set(name, entry);
       if (!row.install_hook_ran) {
@@ -236,24 +231,16 @@ export class PluginLifecycle {
       for (const o of p.store.overrides.list(name)) {
         if (o.decision === "grant") grants[o.capability] = o.scope;
       }
-      loaded = await withDeadline(
-        () =>
-          p.selectLoader(row, manifest).load({
-            row,
-            manifest,
-            entryFile,
-            capabilities: [...capabilities],
-            grants,
-            timeoutMs,
-            services,
-            onCrash: () => {},
-          }),
+      loaded = await this.#bringUp(p.selectLoader(row, manifest), {
+        row,
+        manifest,
+        entryFile,
+        capabilities: [...capabilities],
+        grants,
         timeoutMs,
-        {
-          code: "hook_timeout",
-          message: `loading ${name} for ${hook} did not finish within ${timeoutMs} ms`,
-        },
-      );
+        services,
+        onCrash: () => {},
+      });
       const entry: ActivePlugin = {
         name,
         manifest,
@@ -287,6 +274,24 @@ export class PluginLifecycle {
       throw new HookError(hook, "hook_failed", `${hook} of ${entry.name} threw: ${e.message}`, {
         cause: error,
       });
+    }
+  }
+
+  /**
+   * Runs a loader with the plugin's deadline. A load that finishes after the
+   * deadline is released at once, so no Worker, process or connection
+   * outlives the failure it was reported as.
+   */
+  async #bringUp(loader: Loader, request: LoadRequest): Promise<LoadedPlugin> {
+    const loading = loader.load(request);
+    try {
+      return await withDeadline(() => loading, request.timeoutMs, {
+        code: "hook_timeout",
+        message: `loading ${request.row.name} did not finish within ${request.timeoutMs} ms`,
+      });
+    } catch (error) {
+      loading.then((late) => late.unload(), () => {}).catch(() => {});
+      throw error;
     }
   }
 

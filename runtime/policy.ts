@@ -23,7 +23,7 @@ export function effectiveCapabilities(
 /** Caller labels: `person`, `hook`, `agent:<id>`, `module:<name>`. */
 export type CallerLabel = "person" | "hook" | `agent:${string}` | `module:${string}`;
 
-const CALLER_PATTERN = /^(person|hook|agent:[A-Za-z0-9 ._/@:+-]{1,128}|module:[A-Za-z0-9._-]{1,128})$/;
+const CALLER_PATTERN = /^(person|hook|agent:[A-Za-z0-9._:@-]{1,128}|module:[A-Za-z0-9._-]{1,128})$/;
 
 /** Whether `label` is a well-formed caller label. */
 export function isCallerLabel(label: string): label is CallerLabel {

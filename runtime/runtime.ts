@@ -350,14 +350,16 @@ export class Runtime {
   }
 
   /**
-   * Sets permission overrides and/or the trust level, then reloads the
-   * plugin if it was loaded so its boundary gets the new permissions.
+   * Sets permission overrides, the trust level and/or the deadline, then
+   * reloads the plugin if it was loaded (so its boundary gets the new
+   * permissions) or had failed to load. Returns why the reload failed, if it did.
    */
   async setPermissions(
     name: string,
     changes: { overrides?: PermissionOverride[]; trust?: TrustLevel; timeoutMs?: number | null },
-  ): Promise<void> {
+  ): Promise<{ loadError?: CortexError }> {
     const row = this.#row(name);
+    const wasActive = this.#lifecycle.active.has(name);
     for (const o of changes.overrides ?? []) {
       if (!(CAPABILITIES as readonly string[]).includes(o.capability)) {
         throw new CortexError("usage", `unknown capability "${o.capability}"`);
@@ -390,9 +392,16 @@ export class Runtime {
         ...(changes.timeoutMs !== undefined ? { timeout_ms: changes.timeoutMs } : {}),
       });
     });
-    if (this.#lifecycle.active.has(name)) {
-      await this.#lifecycle.unload(name);
+    // The boundary is rebuilt with the new permissions; a plugin that failed (perhaps for want
+    // of this grant) gets another try. The person's decision stands either way.
+    const after = this.#row(name);
+    if (this.#lifecycle.active.has(name)) await this.#lifecycle.unload(name);
+    if (!after.enabled || (!wasActive && after.status !== "error")) return {};
+    try {
       await this.#lifecycle.load(name);
+      return {};
+    } catch (error) {
+      return { loadError: toCortexError(error) };
     }
   }
 

@@ -18,10 +18,10 @@ export function runtimeToolSource(runtime: Runtime): ToolSource {
         annotations: t.annotations,
       })),
     callTool: async (name, args, caller) => {
-      if (!isCallerLabel(caller.label) || !caller.label.startsWith("agent:")) {
-        throw new CortexError("usage", `"${caller.label}" is not an agent caller label`);
-      }
-      const result = await runtime.call(name, args, { caller: caller.label, signal: caller.signal });
+      // Client names are free text; the label keeps only the characters a caller label may hold.
+      const label = `agent:${caller.label.replace(/^agent:/, "").replace(/[^A-Za-z0-9._:@-]+/g, "-")}`;
+      if (!isCallerLabel(label)) throw new CortexError("usage", `"${caller.label}" cannot be a caller label`);
+      const result = await runtime.call(name, args, { caller: label, signal: caller.signal });
       return { success: result.success, output: result.output, error: result.error };
     },
     onToolsChanged: (listener) => runtime.registry.onChange(listener),

@@ -1,4 +1,5 @@
 import type { PermissionOverride, TrustLevel } from "../../runtime/store/mod.ts";
+import type { CortexError } from "../../runtime/errors.ts";
 import { expectPositionals } from "../args.ts";
 import { defineCommand, print } from "../command.ts";
 import { openRuntime } from "../open_runtime.ts";
@@ -41,14 +42,24 @@ export const permissionsCommand = defineCommand({
     }
     const runtime = await openRuntime();
     try {
+      let loadError: CortexError | undefined;
       if (overrides.length || trust || timeoutMs !== undefined) {
-        await runtime.setPermissions(name, { overrides, trust, timeoutMs });
+        ({ loadError } = await runtime.setPermissions(name, { overrides, trust, timeoutMs }));
+        if (loadError) {
+          input.io.err(`note: ${name} did not load with these permissions: ${loadError.message}`);
+        }
       }
       const row = runtime.plugin(name);
       const permissions = runtime.permissions(name);
       print(
         input,
-        { name, trust: row.trust_level, timeoutMs: row.timeout_ms, ...permissions },
+        {
+          name,
+          trust: row.trust_level,
+          timeoutMs: row.timeout_ms,
+          ...permissions,
+          loadError: loadError?.toJSON() ?? null,
+        },
         () =>
           [
             `trust      ${row.trust_level}`,

@@ -59,7 +59,8 @@ export class McpLoader implements Loader {
 
     const supervisor = new McpSupervisor(spec, {
       requestTimeoutMs: request.timeoutMs,
-      initTimeoutMs: request.timeoutMs,
+      // Shorter than the load's own deadline, so a silent server is reported as one.
+      initTimeoutMs: Math.max(1, Math.floor(request.timeoutMs * 0.8)),
       clientName: "cortex",
       onLog: (line) => services.logger.info(line),
       onToolsChanged: () => void refresh(),

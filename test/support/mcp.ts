@@ -1,0 +1,108 @@
+/**
+ * Test support for the MCP integration tests: the MCP SDK's own client (an
+ * outside client nobody here wrote), the MCP Inspector CLI, and small waits
+ * that fail loudly instead of hanging.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { CortexError } from "../../runtime/errors.ts";
+
+// The SDK's `./*` export maps types to `*.js.d.ts`; each import takes its types from the extension-less path.
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+export { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+export { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
+export { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+export { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+
+/** The repository root (where `deno.json` and `cli/main.ts` are). */
+export const REPO_ROOT: string = fileURLToPath(new URL("../../", import.meta.url));
+
+/** The fixtures of the MCP integration tests (`test/mcp/fixtures`). */
+export const MCP_FIXTURES_DIR: string = join(REPO_ROOT, "test", "mcp", "fixtures");
+
+/** The example plugins (`examples/`). */
+export const EXAMPLES_DIR: string = join(REPO_ROOT, "examples");
+
+/** Awaits a promise that must be refused with a CortexError, and returns the error. */
+export async function refusal(promise: Promise<unknown>): Promise<CortexError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof CortexError, `expected a CortexError, got ${error}`);
+    return error;
+  }
+  assert.fail("expected a refusal");
+}
+
+/**
+ * Waits for `promise`, failing with `what` after `guardMs`. The guard only
+ * turns a hang into a readable failure; no assertion depends on the time.
+ */
+export async function within<T>(promise: Promise<T>, what: string, guardMs = 20_000): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const guard = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`gave up waiting for ${what}`)), guardMs);
+  });
+  try {
+    return await Promise.race([promise, guard]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Checks `condition` until it holds (something another process writes, such
+ * as a log line), failing with `what` after `guardMs`.
+ */
+export async function eventually(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  guardMs = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + guardMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) assert.fail(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** The MCP project's own inspector CLI, pinned. */
+export const INSPECTOR = "npm:@modelcontextprotocol/inspector-cli@1.0.3/build/index.js";
+
+/**
+ * Runs the inspector CLI with `args`. It looks for `../package.json` relative
+ * to its working folder (and then imports it relative to itself), so it runs
+ * from a folder whose parent holds a package.json.
+ */
+export async function inspect(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const root = await Deno.makeTempDir({ prefix: "cortex-inspector-" });
+  try {
+    await Deno.writeTextFile(join(root, "package.json"), "{}");
+    await Deno.mkdir(join(root, "run"));
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--no-config", INSPECTOR, ...args],
+      cwd: join(root, "run"),
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+/** The first text block of an MCP tool result. */
+export function firstText(result: Record<string, unknown>): string {
+  const content = (result.content ?? []) as { type: string; text?: string }[];
+  const block = content.find((c) => c.type === "text");
+  assert.ok(block?.text !== undefined, `expected a text block in ${JSON.stringify(result.content)}`);
+  return block.text;
+}
