@@ -9,13 +9,11 @@ import { CortexError } from "../runtime/errors.ts";
 /** Every code the module ABI throws or sends, with what it means. */
 export const MODULE_ERROR_CODES: Readonly<Record<string, string>> = {
   // Static API.
-  invalid_metadata:
-    "module metadata breaks the name rule, has a blank version or a NUL",
+  invalid_metadata: "module metadata breaks the name rule, has a blank version or a NUL",
   invalid_instance: "the instance identifier breaks the name rule",
   duplicate_module: "a module with that id is already registered",
   unknown_module: "no module with that id is registered",
-  invalid_state:
-    "the lifecycle operation is not allowed in the module's current state",
+  invalid_state: "the lifecycle operation is not allowed in the module's current state",
   registry_busy: "another registry operation is still running",
   lifecycle_failed: "a module's own init, start, stop or shutdown failed",
   // Wire codec.
@@ -23,8 +21,7 @@ export const MODULE_ERROR_CODES: Readonly<Record<string, string>> = {
   frame_too_large: "the frame is longer than 1 MiB, newline included",
   frame_unterminated: "the frame does not end in a newline",
   frame_embedded_newline: "the frame body holds another newline",
-  frame_not_json:
-    "the frame body is not UTF-8 JSON the reference decoder accepts",
+  frame_not_json: "the frame body is not UTF-8 JSON the reference decoder accepts",
   frame_not_object: "the frame body is JSON but not an object",
   frame_type_missing: "the frame has no type",
   frame_type_unknown: "the frame's type is not one of the seven frame types",
@@ -34,18 +31,14 @@ export const MODULE_ERROR_CODES: Readonly<Record<string, string>> = {
   // Host and client.
   socket_path_too_long: "the socket path does not fit a Unix socket address",
   spawn_failed: "the module's command could not be started",
-  ready_timeout:
-    "the module did not connect and answer hello before its deadline",
-  lifecycle_timeout:
-    "the module did not answer a lifecycle frame before its deadline",
-  handshake_failed:
-    "the module sent something other than ready in answer to hello",
+  ready_timeout: "the module did not connect and answer hello before its deadline",
+  lifecycle_timeout: "the module did not answer a lifecycle frame before its deadline",
+  handshake_failed: "the module sent something other than ready in answer to hello",
   call_timeout: "the other side did not answer a call before its deadline",
   call_aborted: "the caller aborted the call",
   call_failed: "the handler threw something that is not a CortexError",
   unknown_method: "the other side has no handler for that method",
-  protocol_violation:
-    "the other side sent a frame that is malformed or out of order",
+  protocol_violation: "the other side sent a frame that is malformed or out of order",
   connection_closed: "the connection closed before the answer arrived",
   module_exited: "the module process exited",
   module_not_running: "the module is not running",
@@ -58,6 +51,7 @@ export class ModuleWireError extends CortexError {
   readonly field?: string;
 
   /**
+   * Creates the error.
    * @param code One of the `frame_*` codes of {@link MODULE_ERROR_CODES}.
    * @param message A plain sentence saying what is wrong.
    * @param field The offending field, when there is one.
@@ -77,6 +71,7 @@ export class ModuleLifecycleError extends CortexError {
   readonly operation: string;
 
   /**
+   * Wraps what a module threw.
    * @param module The failing module's id.
    * @param operation The lifecycle operation it failed.
    * @param cause What the module threw.

@@ -149,9 +149,7 @@ export function validateMetadata(value: unknown): ModuleMetadata {
     version: meta.version,
     kind: meta.kind,
     capabilities: Object.freeze(
-      meta.capabilities.map((c) =>
-        Object.freeze({ name: c.name, description: c.description })
-      ),
+      meta.capabilities.map((c) => Object.freeze({ name: c.name, description: c.description })),
     ),
   });
 }

@@ -1,11 +1,6 @@
 import { deepEqual, equal, throws } from "node:assert/strict";
 import { CortexError } from "../runtime/errors.ts";
-import {
-  findMetadataProblem,
-  isValidMetadata,
-  MODULE_API_ID,
-  validateMetadata,
-} from "./metadata.ts";
+import { findMetadataProblem, isValidMetadata, MODULE_API_ID, validateMetadata } from "./metadata.ts";
 
 const good = {
   id: "channel.example",

@@ -6,12 +6,7 @@
  */
 import { CortexError } from "../runtime/errors.ts";
 import { ModuleLifecycleError } from "./errors.ts";
-import type {
-  CortexModule,
-  ModuleContext,
-  ModuleOperation,
-  ModuleState,
-} from "./lifecycle.ts";
+import type { CortexModule, ModuleContext, ModuleOperation, ModuleState } from "./lifecycle.ts";
 import { nextState, requiredState } from "./lifecycle.ts";
 import { type ModuleMetadata, validateMetadata } from "./metadata.ts";
 import { isValidName } from "./name.ts";
@@ -119,9 +114,7 @@ export class ModuleRegistry {
   ): Promise<void> {
     this.#assertIdle();
     const order = this.ids().map((id) => this.#entries.get(id)!);
-    const wrong = order.find((entry) =>
-      nextState(entry.state, operation) === undefined
-    );
+    const wrong = order.find((entry) => nextState(entry.state, operation) === undefined);
     if (wrong) {
       throw new CortexError(
         "invalid_state",

@@ -13,9 +13,7 @@ function recorder(
 ) {
   const step = (name: string) => () => {
     log.push(`${id}:${name}`);
-    return name === failOn
-      ? Promise.reject(new Error(`${name} broke`))
-      : Promise.resolve();
+    return name === failOn ? Promise.reject(new Error(`${name} broke`)) : Promise.resolve();
   };
   const module: CortexModule & { seen?: ModuleContext } = {
     metadata: { id, version: "1.0.0", kind, capabilities: [] },
@@ -30,8 +28,7 @@ function recorder(
   return module;
 }
 
-const hasCode = (code: string) => (e: unknown) =>
-  e instanceof CortexError && e.code === code;
+const hasCode = (code: string) => (e: unknown) => e instanceof CortexError && e.code === code;
 
 Deno.test("registry: drives every module through the lifecycle in byte order of ids", async () => {
   const log: string[] = [];

@@ -6,7 +6,7 @@
  * @module
  */
 import type { ModuleWireError } from "../errors.ts";
-import { encodeFrame } from "../wire/encode.ts";
+import { encodeFrameText } from "../wire/encode.ts";
 import type { ModuleFrame } from "../wire/frame.ts";
 import { FrameReader } from "../wire/reader.ts";
 
@@ -21,9 +21,17 @@ export interface FrameChannelHandlers {
 }
 
 /** The stream a channel runs over (a `Deno.UnixConn` in the host). */
-export type FrameConn = Deno.Reader & Deno.Writer & Deno.Closer;
+export interface FrameConn {
+  /** Reads into `buffer`; resolves with the byte count, or `null` at end of stream. */
+  read(buffer: Uint8Array): Promise<number | null>;
+  /** Writes some of `bytes`; resolves with how many were written. */
+  write(bytes: Uint8Array): Promise<number>;
+  /** Closes both directions. */
+  close(): void;
+}
 
 const READ_SIZE = 65_536;
+const encoder = new TextEncoder();
 
 /**
  * Frames over a connection.
@@ -42,7 +50,7 @@ const READ_SIZE = 65_536;
 export class FrameChannel {
   #conn: FrameConn;
   #handlers: FrameChannelHandlers;
-  #queue: Uint8Array[] = [];
+  #queue: string[] = [];
   #flushing: Promise<void> | undefined;
   #closed = false;
   #reading: Promise<void>;
@@ -69,9 +77,9 @@ export class FrameChannel {
    * returns false when the channel is already closed.
    */
   send(frame: ModuleFrame): boolean {
-    const bytes = encodeFrame(frame);
+    const text = encodeFrameText(frame);
     if (this.#closed) return false;
-    this.#queue.push(bytes);
+    this.#queue.push(text);
     this.#flushing ??= this.#flush();
     return true;
   }
@@ -79,8 +87,10 @@ export class FrameChannel {
   /** Waits until everything queued so far is written, or the deadline passes. */
   async drain(timeoutMs: number): Promise<void> {
     if (!this.#flushing) return;
-    let timer: number | undefined;
-    const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<void>((
+      resolve,
+    ) => (timer = setTimeout(resolve, timeoutMs)));
     try {
       await Promise.race([this.#flushing, deadline]);
     } finally {
@@ -103,10 +113,13 @@ export class FrameChannel {
   async #flush(): Promise<void> {
     try {
       while (this.#queue.length > 0 && !this.#closed) {
-        const batch = concat(this.#queue);
+        // One UTF-8 encode and one write for every frame queued since the last write.
+        const batch = encoder.encode(this.#queue.join(""));
         this.#queue = [];
         let written = 0;
-        while (written < batch.length) written += await this.#conn.write(batch.subarray(written));
+        while (written < batch.length) {
+          written += await this.#conn.write(batch.subarray(written));
+        }
       }
     } catch {
       this.close();
@@ -127,8 +140,15 @@ export class FrameChannel {
           if (result.ok) this.#handlers.onFrame(result.frame);
           else this.#handlers.onMalformed(result.error);
         }
+        // One turn for the callers just answered: a caller that sends again at once gets its
+        // write out before this loop waits for the next read.
+        await undefined;
       }
-      if (!this.#closed) for (const result of reader.end()) if (!result.ok) this.#handlers.onMalformed(result.error);
+      if (!this.#closed) {
+        for (const result of reader.end()) {
+          if (!result.ok) this.#handlers.onMalformed(result.error);
+        }
+      }
     } catch {
       // A read on a closed or broken connection ends the loop like end of stream.
     } finally {
@@ -136,15 +156,4 @@ export class FrameChannel {
       this.#handlers.onClose();
     }
   }
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }

@@ -15,6 +15,8 @@ export interface OwnedSocket {
   readonly path: string;
   /** The listener; accept one connection, then close it. */
   readonly listener: Deno.Listener<Deno.UnixConn, Deno.UnixAddr>;
+  /** Stops listening and removes the socket file; safe to call more than once. */
+  close(): void;
 }
 
 /**
@@ -23,14 +25,18 @@ export interface OwnedSocket {
  * the path does not fit a Unix socket address.
  *
  * @example
- * ```ts
+ * ```ts ignore
  * import { listenOwnerOnly } from "./socket.ts";
- * const { path, listener } = await listenOwnerOnly("/tmp/cortex-sockets", "agent-1");
- * listener.close();
- * await Deno.remove(path).catch(() => {});
+ * const socket = await listenOwnerOnly("/tmp/cortex-sockets", "agent-1");
+ * const conn = await socket.listener.accept();
+ * socket.close(); // exactly one connection
+ * conn.close();
  * ```
  */
-export async function listenOwnerOnly(socketDir: string, instance: string): Promise<OwnedSocket> {
+export async function listenOwnerOnly(
+  socketDir: string,
+  instance: string,
+): Promise<OwnedSocket> {
   // A random suffix so a restart never meets its predecessor's socket file.
   const path = `${socketDir}/${instance}.${crypto.randomUUID().slice(0, 8)}.sock`;
   if (new TextEncoder().encode(path).length > MAX_SOCKET_PATH_BYTES) {
@@ -49,5 +55,17 @@ export async function listenOwnerOnly(socketDir: string, instance: string): Prom
     listener.close();
     throw error;
   }
-  return { path, listener };
+  const close = () => {
+    try {
+      listener.close();
+    } catch {
+      // Closed already.
+    }
+    try {
+      Deno.removeSync(path);
+    } catch {
+      // Removed already.
+    }
+  };
+  return { path, listener, close };
 }

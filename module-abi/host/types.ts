@@ -57,6 +57,7 @@ export type ExitReason =
   | "exited" // it exited, or closed its socket, on its own
   | "protocol_violation" // it sent a malformed or out-of-order frame
   | "deadline" // it missed the ready or a lifecycle deadline
+  | "start_failed" // it answered init or start with an error
   | "spawn_failed" // it never started
   | "killed"; // the host killed it (a supervisor that found it hung)
 
@@ -100,7 +101,12 @@ export interface CallOptions {
 }
 
 /** The host's view of the process: `starting` until init and start answered, then `running`. */
-export type ModuleProcessState = "starting" | "running" | "stopping" | "stopped" | "failed";
+export type ModuleProcessState =
+  | "starting"
+  | "running"
+  | "stopping"
+  | "stopped"
+  | "failed";
 
 /** A running external module. */
 export interface ModuleProcess {
@@ -115,7 +121,11 @@ export interface ModuleProcess {
   /** Settles once, when the process has ended and its output is drained. */
   readonly exited: Promise<ModuleExitInfo>;
   /** Calls `method` in the module; resolves with the `result` payload. */
-  call(method: string, payload: unknown, options?: CallOptions): Promise<unknown>;
+  call(
+    method: string,
+    payload: unknown,
+    options?: CallOptions,
+  ): Promise<unknown>;
   /** Sends one lifecycle frame, legal moves only, and waits for its answer. */
   lifecycle(operation: ModuleOperation): Promise<void>;
   /** Sends `stop` then `shutdown`, closes the socket, and kills the process after `graceMs`. */

@@ -16,9 +16,7 @@ const encoder = new TextEncoder();
 /** Reads one `.jsonl` vector file from this folder. */
 export async function loadVectors<T>(file: string): Promise<T[]> {
   const text = await Deno.readTextFile(new URL(file, import.meta.url));
-  return text.split("\n").filter((line) => line !== "").map((line) =>
-    JSON.parse(line) as T
-  );
+  return text.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as T);
 }
 
 /** The bytes a byte spec stands for. */

@@ -6,10 +6,11 @@
  */
 import { ModuleWireError } from "../errors.ts";
 import { MAX_FRAME_BYTES, type ModuleFrame } from "./frame.ts";
-import { findJsonProblem } from "./json_value.ts";
+import { findJsonProblem, mayHoldJsonProblem } from "./json_value.ts";
 import { parseFrame } from "./parse_frame.ts";
 
 const NEWLINE = 0x0a;
+// ignoreBOM keeps a leading U+FEFF in the text, so JSON.parse rejects it as serde_json does.
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
@@ -30,43 +31,53 @@ const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  */
 export function decodeFrame(bytes: Uint8Array): ModuleFrame {
   if (bytes.length > MAX_FRAME_BYTES) {
-    throw new ModuleWireError(
-      "frame_too_large",
-      `a frame is at most ${MAX_FRAME_BYTES} bytes`,
-    );
+    throw new ModuleWireError("frame_too_large", `a frame is at most ${MAX_FRAME_BYTES} bytes`);
   }
   if (bytes.length < 2) {
     throw new ModuleWireError("frame_too_short", "a frame is at least 2 bytes");
   }
   if (bytes[bytes.length - 1] !== NEWLINE) {
-    throw new ModuleWireError(
-      "frame_unterminated",
-      "a frame must end in a newline",
-    );
+    throw new ModuleWireError("frame_unterminated", "a frame must end in a newline");
   }
   const body = bytes.subarray(0, bytes.length - 1);
   if (body.indexOf(NEWLINE) !== -1) {
-    throw new ModuleWireError(
-      "frame_embedded_newline",
-      "a frame body must hold no newline",
-    );
+    throw new ModuleWireError("frame_embedded_newline", "a frame body must hold no newline");
   }
+  let text: string;
+  try {
+    text = decoder.decode(body);
+  } catch {
+    throw new ModuleWireError("frame_not_json", "the frame body is not UTF-8");
+  }
+  return decodeFrameBody(text);
+}
+
+/**
+ * Decodes a frame body already checked for framing and decoded from UTF-8:
+ * the JSON and field checks of {@link decodeFrame}. For readers that decode
+ * many lines of a chunk in one go.
+ *
+ * @example
+ * ```ts
+ * import { decodeFrameBody } from "./decode.ts";
+ * decodeFrameBody('{"type":"event","name":"tick","payload":1}');
+ * ```
+ */
+export function decodeFrameBody(text: string): ModuleFrame {
   let value: unknown;
   try {
-    // ignoreBOM keeps a leading U+FEFF in the text, so JSON.parse rejects it as serde_json does.
-    value = JSON.parse(decoder.decode(body));
+    value = JSON.parse(text);
   } catch {
-    throw new ModuleWireError(
-      "frame_not_json",
-      "the frame body is not UTF-8 JSON",
-    );
+    throw new ModuleWireError("frame_not_json", "the frame body is not JSON");
   }
-  const found = findJsonProblem(value, 1);
-  if (found) {
-    throw new ModuleWireError(
-      "frame_not_json",
-      `the frame body holds JSON the ABI refuses (${found})`,
-    );
+  if (mayHoldJsonProblem(text)) {
+    const found = findJsonProblem(value, 1);
+    if (found) {
+      throw new ModuleWireError(
+        "frame_not_json",
+        `the frame body holds JSON the ABI refuses (${found})`,
+      );
+    }
   }
   return parseFrame(value);
 }

@@ -14,7 +14,9 @@ export type JsonProblem = "depth" | "number" | "string" | "value" | undefined;
 /**
  * Finds the first reason `value`, sitting at nesting `depth` (the frame object is
  * depth 1, so a payload object is depth 2), is not wire JSON. `undefined` as an
- * object property is allowed and skipped, as `JSON.stringify` does.
+ * object property is allowed and skipped, as `JSON.stringify` does. With
+ * `strings: false` strings are not checked for lone surrogates: for a caller
+ * that checks the serialized text instead, which is cheaper.
  *
  * @example
  * ```ts
@@ -23,10 +25,18 @@ export type JsonProblem = "depth" | "number" | "string" | "value" | undefined;
  * findJsonProblem(Number.NaN, 2); // "number"
  * ```
  */
-export function findJsonProblem(value: unknown, depth: number): JsonProblem {
+export function findJsonProblem(
+  value: unknown,
+  depth: number,
+  options: { strings?: boolean } = {},
+): JsonProblem {
+  return walk(value, depth, options.strings ?? true);
+}
+
+function walk(value: unknown, depth: number, strings: boolean): JsonProblem {
   switch (typeof value) {
     case "string":
-      return value.isWellFormed() ? undefined : "string";
+      return !strings || value.isWellFormed() ? undefined : "string";
     case "number":
       return Number.isFinite(value) ? undefined : "number";
     case "boolean":
@@ -39,20 +49,45 @@ export function findJsonProblem(value: unknown, depth: number): JsonProblem {
   if (value === null) return undefined;
   if (depth > MAX_FRAME_DEPTH) return "depth";
   if (Array.isArray(value)) {
-    for (const item of value) {
-      const found = findJsonProblem(item, depth + 1);
+    for (let i = 0; i < value.length; i++) {
+      const found = walk(value[i], depth + 1, strings);
       if (found) return found;
     }
     return undefined;
   }
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return "value";
-  for (const key in value) {
-    if (!key.isWellFormed()) return "string";
-    const item = (value as Record<string, unknown>)[key];
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  for (let i = 0; i < keys.length; i++) {
+    if (strings && !keys[i].isWellFormed()) return "string";
+    const item = record[keys[i]];
     if (item === undefined) continue;
-    const found = findJsonProblem(item, depth + 1);
+    const found = walk(item, depth + 1, strings);
     if (found) return found;
   }
   return undefined;
+}
+
+// Only `\uD800`-`\uDFFF` escapes can put a surrogate into parsed JSON text: raw UTF-8 cannot
+// encode one, and the decoder is fatal. A double overflows only with an exponent of three
+// digits, or a mantissa of 309 digits, which, like 128 levels of nesting, needs a text of 256
+// characters or more: those texts are walked anyway.
+const MAY_HOLD_PROBLEM = /\\u[dD][89a-fA-F]|\d[eE][+-]?\d{3}/;
+const WALK_FROM_LENGTH = 2 * 128;
+
+/**
+ * Whether the JSON `text` could hold something {@link findJsonProblem} refuses.
+ * When this says no, the walk can be skipped: a cheap test on the text instead
+ * of a walk over every parsed value.
+ *
+ * @example
+ * ```ts
+ * import { mayHoldJsonProblem } from "./json_value.ts";
+ * mayHoldJsonProblem('{"a":1}'); // false
+ * mayHoldJsonProblem('{"a":1e999}'); // true
+ * ```
+ */
+export function mayHoldJsonProblem(text: string): boolean {
+  return text.length >= WALK_FROM_LENGTH || MAY_HOLD_PROBLEM.test(text);
 }

@@ -5,10 +5,11 @@
  * @module
  */
 import { ModuleWireError } from "../errors.ts";
-import { decodeFrame } from "./decode.ts";
+import { decodeFrame, decodeFrameBody } from "./decode.ts";
 import { MAX_FRAME_BYTES, type ModuleFrame } from "./frame.ts";
 
 const NEWLINE = 0x0a;
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** What the reader makes of one line: a frame, or the error that line earned. */
 export type FrameReadResult =
@@ -51,27 +52,23 @@ export class FrameReader {
   push(chunk: Uint8Array): FrameReadResult[] {
     const results: FrameReadResult[] = [];
     let start = 0;
-    while (start < chunk.length) {
-      const end = chunk.indexOf(NEWLINE, start);
+    // First finish the line in progress (or the oversized line being skipped).
+    if (this.#length > 0 || this.#discarding) {
+      const end = chunk.indexOf(NEWLINE);
       if (end === -1) {
-        this.#hold(chunk.subarray(start), results);
-        break;
+        this.#hold(chunk, results);
+        return results;
       }
-      const piece = chunk.subarray(start, end + 1);
       start = end + 1;
-      if (this.#discarding) {
-        this.#discarding = false;
-        continue;
+      if (this.#discarding) this.#discarding = false;
+      else if (this.#hold(chunk.subarray(0, start), results)) {
+        results.push(decodeLine(this.#buffer.subarray(0, this.#length)));
+        this.#length = 0;
       }
-      if (this.#length === 0) {
-        // The common case: a whole line inside one chunk, decoded without a copy.
-        results.push(decode(piece));
-        continue;
-      }
-      if (!this.#hold(piece, results)) continue;
-      results.push(decode(this.#buffer.subarray(0, this.#length)));
-      this.#length = 0;
     }
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last >= start) this.#completeLines(chunk, start, last, results);
+    if (last + 1 < chunk.length) this.#hold(chunk.subarray(Math.max(start, last + 1)), results);
     return results;
   }
 
@@ -86,11 +83,34 @@ export class FrameReader {
     if (!held) return [];
     return [{
       ok: false,
-      error: new ModuleWireError(
-        "frame_unterminated",
-        "the stream ended inside a frame",
-      ),
+      error: new ModuleWireError("frame_unterminated", "the stream ended inside a frame"),
     }];
+  }
+
+  // The whole lines in chunk[start..last] (last is a newline). One UTF-8 decode for all of
+  // them is much cheaper than one per line; invalid UTF-8 anywhere falls back to per line,
+  // so the error lands on the right line.
+  #completeLines(chunk: Uint8Array, start: number, last: number, results: FrameReadResult[]) {
+    let text: string | undefined;
+    try {
+      text = decoder.decode(chunk.subarray(start, last + 1));
+    } catch {
+      text = undefined;
+    }
+    let at = start;
+    let char = 0;
+    while (at <= last) {
+      const end = chunk.indexOf(NEWLINE, at);
+      const size = end + 1 - at;
+      if (text === undefined || size > MAX_FRAME_BYTES || size < 2) {
+        results.push(decodeLine(chunk.subarray(at, end + 1)));
+      } else {
+        const charEnd = text.indexOf("\n", char);
+        results.push(decodeBody(text.slice(char, charEnd)));
+      }
+      if (text !== undefined) char = text.indexOf("\n", char) + 1;
+      at = end + 1;
+    }
   }
 
   // Appends to the frame in progress; false when that passes the limit (the line is refused).
@@ -127,9 +147,18 @@ export class FrameReader {
   }
 }
 
-function decode(line: Uint8Array): FrameReadResult {
+function decodeLine(line: Uint8Array): FrameReadResult {
   try {
     return { ok: true, frame: decodeFrame(line) };
+  } catch (error) {
+    if (error instanceof ModuleWireError) return { ok: false, error };
+    throw error;
+  }
+}
+
+function decodeBody(text: string): FrameReadResult {
+  try {
+    return { ok: true, frame: decodeFrameBody(text) };
   } catch (error) {
     if (error instanceof ModuleWireError) return { ok: false, error };
     throw error;

@@ -1,11 +1,6 @@
 import { deepEqual, equal, fail, ok } from "node:assert/strict";
 import { ModuleWireError } from "../errors.ts";
-import {
-  type ByteSpec,
-  expandBytes,
-  expandValue,
-  loadVectors,
-} from "../testdata/vectors.ts";
+import { type ByteSpec, expandBytes, expandValue, loadVectors } from "../testdata/vectors.ts";
 import { decodeFrame } from "./decode.ts";
 import { encodeFrame } from "./encode.ts";
 import type { ModuleFrame } from "./frame.ts";
