@@ -10,6 +10,7 @@
  */
 import { daemonCommand } from "./daemon_command.ts";
 import { mcpCommand } from "./mcp_command.ts";
+import { modulesCommand } from "./modules_command.ts";
 import type { Command } from "./command.ts";
 import { EXIT, type Io, processIo } from "./output.ts";
 import { callCommand } from "./plugins/call.ts";
@@ -43,6 +44,7 @@ export const PLUGIN_COMMANDS: Record<string, Command> = {
 export const COMMANDS: Record<string, Command> = {
   daemon: daemonCommand,
   mcp: mcpCommand,
+  modules: modulesCommand,
 };
 
 const HELP = `cortex: a plugin runtime
@@ -51,6 +53,7 @@ usage:
   cortex plugins <verb> ...   ${Object.keys(PLUGIN_COMMANDS).join(", ")}
   cortex daemon [--port N]
   cortex mcp serve            serve every enabled tool over MCP (stdio)
+  cortex modules list         CortexFS modules with their state, pid and restarts
   cortex <command> --help     usage of one command
 
 CORTEX_HOME chooses the home folder (default ~/.cortex).`;

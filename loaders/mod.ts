@@ -15,10 +15,12 @@ import type { RuntimeLoaders } from "../runtime/runtime.ts";
 import { EsmInProcessLoader } from "./esm/mod.ts";
 import { McpLoader } from "./mcp/mod.ts";
 import { WasmLoader } from "./wasm/mod.ts";
+import { ModuleLoader } from "./module/mod.ts";
 
 export { EsmInProcessLoader } from "./esm/mod.ts";
 export { McpLoader } from "./mcp/mod.ts";
 export { WasmLoader } from "./wasm/mod.ts";
+export { ModuleLoader } from "./module/mod.ts";
 
 /** Options for {@link defaultLoaders}. */
 export interface DefaultLoadersOptions {
@@ -32,5 +34,6 @@ export function defaultLoaders(_options: DefaultLoadersOptions = {}): RuntimeLoa
     esmTrusted: new EsmInProcessLoader(),
     mcp: new McpLoader(),
     wasm: new WasmLoader(),
+    module: new ModuleLoader(),
   };
 }

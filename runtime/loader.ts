@@ -15,6 +15,7 @@ import type {
 } from "../plugin_api/types.ts";
 import type { Manifest } from "../manifest/schema.ts";
 import type { PluginRow } from "./store/mod.ts";
+import type { HomeLayout } from "./home.ts";
 import type { ToolCallContext, ToolInvoker } from "./tool_registry.ts";
 
 /** Names of the lifecycle hooks a loader may run. */
@@ -61,6 +62,18 @@ export interface PluginServices {
    * without `events:listener`. Returns the unsubscribe function.
    */
   subscribe(type: string, handler: (payload: unknown) => void): () => void;
+  /**
+   * Publishes an event under the plugin's own namespace: `name` goes on the
+   * bus as `module:<plugin>:<name>`, so a plugin can never emit a documented
+   * or another plugin's event.
+   */
+  publishEvent(name: string, payload: unknown): void;
+  /** Calls a tool through the one call path, as `module:<plugin>`. */
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options?: { signal?: AbortSignal },
+  ): Promise<ToolCallResult & { errorCode?: string }>;
 }
 
 /** Everything a loader needs to load one plugin. */
@@ -79,8 +92,10 @@ export interface LoadRequest {
   timeoutMs: number;
   /** The plugin's services. */
   services: PluginServices;
-  /** Called when the plugin's boundary dies on its own (crash, kill, exit). */
+  /** Called when the plugin's boundary dies on its own for good (crash, kill, exit). */
   onCrash(reason: string): void;
+  /** The runtime's home layout (where sockets live, and what a sandbox must never reach). */
+  home: HomeLayout;
 }
 
 /** What middleware learns about the call it sees, beyond the tool's own name. */
@@ -124,6 +139,8 @@ export interface LoadedPlugin {
   ): Promise<unknown>;
   /** Releases everything the plugin holds (Worker, process, connection). */
   unload(): Promise<void>;
+  /** What the boundary looks like now (a process id, restarts, state), for listings. */
+  describe?(): Record<string, unknown>;
 }
 
 /** A loader. */

@@ -15,6 +15,7 @@ import { CortexError, HookError, toCortexError } from "./errors.ts";
 import type { EventBus } from "./event_bus.ts";
 import { hashFile, hashTree } from "./hash.ts";
 import type { HomeLayout } from "./home.ts";
+import type { ToolCallResult } from "../plugin_api/types.ts";
 import type { HookName, LoadedPlugin, LoadedTool, Loader, LoadRequest, PluginServices } from "./loader.ts";
 import type { MiddlewareChain } from "./middleware.ts";
 import { createPluginLogger } from "./plugin_logger.ts";
@@ -38,6 +39,12 @@ export interface LifecycleParts {
   selectLoader: LoaderSelector;
   defaultTimeoutMs: number;
   echoLog?: (line: string) => void;
+  /** Calls a tool through the one call path. */
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: { caller: `module:${string}`; signal?: AbortSignal },
+  ): Promise<ToolCallResult & { errorCode?: string }>;
   /** Notifies the runtime that a plugin's config changed (for `config:change`). */
   onConfigSet(plugin: string, key: string, value: unknown): Promise<void>;
 }
@@ -91,6 +98,9 @@ export class PluginLifecycle {
       unregisterTool: (toolName) => {
         p.registry.unregister(name, String(toolName));
       },
+      publishEvent: (event, payload) => p.events.emit(`module:${name}:${event}`, payload),
+      callTool: (tool, args, options) =>
+        p.callTool(tool, args, { caller: `module:${name}`, signal: options?.signal }),
       subscribe: (type, handler) => {
         if (!capabilities.has("events:listener")) {
           throw new CortexError(
@@ -144,6 +154,7 @@ export class PluginLifecycle {
         timeoutMs,
         services,
         onCrash: (reason) => this.#crashed(name, reason),
+        home: p.home,
       });
       entry = { name, manifest, loaded, services, capabilities, timeoutMs, unsubscribe: [], active: false };
       this.active.set(name, entry);
@@ -240,6 +251,7 @@ export class PluginLifecycle {
         timeoutMs,
         services,
         onCrash: () => {},
+        home: p.home,
       });
       const entry: ActivePlugin = {
         name,

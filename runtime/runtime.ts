@@ -150,6 +150,7 @@ export class Runtime {
       defaultTimeoutMs: options.defaultTimeoutMs ?? 30_000,
       echoLog: options.echoLog,
       onConfigSet: (plugin, key, value) => this.configChanged(plugin, key, value),
+      callTool: (tool, args, options) => this.call(tool, args, options),
     });
     this.#callPath = new CallPath({
       registry: this.registry,
@@ -439,6 +440,11 @@ export class Runtime {
     const since = options.since ?? 0;
     const limit = options.limit ?? this.#recentLimit;
     return this.#recent.filter((e) => e.seq > since).slice(-limit);
+  }
+
+  /** What a loaded plugin's boundary looks like now (process id, restarts, ...), if its loader says. */
+  boundary(name: string): Record<string, unknown> | undefined {
+    return this.#lifecycle.active.get(name)?.loaded.describe?.();
   }
 
   /** Whether a plugin is loaded and active in this process. */

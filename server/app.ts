@@ -120,6 +120,7 @@ function buildHono(runtime: Runtime, options: AppOptions, mcp: McpHttpHandler | 
     const plugins = runtime.plugins().map((row) => ({
       ...pluginView(row),
       active: runtime.isActive(row.name),
+      boundary: runtime.boundary(row.name) ?? null,
       tools: runtime.tools(row.name).map((t) => t.qualifiedName),
     }));
     return c.json({ plugins });

@@ -5,7 +5,12 @@
  *
  * @module
  */
-import { CortexError, runModule } from "../../../module-abi/client.ts";
+// The runtime hands a module the folder of its SDK in CORTEXFS_SDK_DIR; in this repository the
+// relative path works too. A module published on its own would import the SDK from a registry.
+const sdkDir = Deno.env.get("CORTEXFS_SDK_DIR");
+const { CortexError, runModule } = (await import(
+  sdkDir ? `file://${sdkDir}/client.ts` : "../../../module-abi/client.ts"
+)) as typeof import("../../../module-abi/client.ts");
 
 const MAX_TICKS = 1000;
 
