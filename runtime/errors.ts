@@ -79,6 +79,7 @@ export const ERROR_CODES: Readonly<Record<string, string>> = {
   store_failed: "the database refused the operation",
   unauthorized: "the bearer token is missing or wrong",
   bad_request: "the request body or parameters are malformed",
+  bad_payload: "a module's call into the runtime carried a malformed payload",
   internal: "an unexpected failure inside the runtime",
 };
 
