@@ -16,7 +16,7 @@ function field(payload: unknown, name: string, type: "string" | "object"): unkno
   const value = (payload as Record<string, unknown> | null)?.[name];
   const ok = type === "object"
     ? typeof value === "object" && value !== null && !Array.isArray(value)
-    : typeof value === type;
+    : typeof value === "string";
   if (!ok) {
     throw new CortexError("bad_payload", `"${name}" must be a${type === "object" ? "n object" : " string"}`);
   }

@@ -7,7 +7,6 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startEverythingHttp } from "../../mcp-bridge/testdata/everything.ts";
 import { Harness, manifestFor } from "../support/harness.ts";
-import { refusal } from "../support/mcp.ts";
 
 /** Writes a folder holding only an mcp manifest whose entry point is `url`. */
 async function httpPlugin(h: Harness, name: string, url: string, capabilities: string[]): Promise<string> {
