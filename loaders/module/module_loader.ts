@@ -4,7 +4,10 @@
  * socket. Each capability in its `ready` metadata becomes a tool of the
  * plugin with the capability's name; its events go on the bus as
  * `module:<plugin>:<event>`; its own calls reach the services in
- * `module_calls.ts`. The process runs with the person's rights, so like a
+ * `module_calls.ts`. `{sdk}` in the manifest's `command` is replaced with the
+ * folder of the runtime's module SDKs (`module-abi/`, with `import_map.json`
+ * for Deno modules), and Python modules find `cortexfs_module` on
+ * `PYTHONPATH`. The process runs with the person's rights, so like a
  * native MCP server it runs only when the plugin is trusted or `shell:run`
  * is granted for its program.
  *
@@ -53,13 +56,13 @@ export class ModuleLoader implements Loader {
     checkAllowed(request, command[0]);
     const supervisor = new ModuleSupervisor(
       {
-        command,
+        // "{sdk}" in a command is the folder of the runtime's module SDKs (module-abi/).
+        command: command.map((arg) => arg.replaceAll("{sdk}", SDK_DIR)),
         cwd: services.pluginDir,
         socketDir: join(request.home.socketsDir, manifest.name),
         instance: "cortex",
         env: {
           PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-          CORTEXFS_SDK_DIR: SDK_DIR,
           PYTHONPATH: join(SDK_DIR, "python"),
         },
         deadlines: {

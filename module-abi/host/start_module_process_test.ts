@@ -42,8 +42,10 @@ Deno.test("host: the TypeScript ticker channel publishes events and calls back i
   const seen = collector();
   const manifest = JSON.parse(await Deno.readTextFile(`${EXAMPLES}ticker-channel-ts/manifest.json`));
   try {
+    // The runtime fills "{sdk}" with the SDK folder (module-abi/); this test drives the host directly.
+    const sdk = new URL("../", import.meta.url).pathname.replace(/\/$/, "");
     const mod = await startModuleProcess({
-      command: manifest.command,
+      command: (manifest.command as string[]).map((arg) => arg.replaceAll("{sdk}", sdk)),
       cwd: `${EXAMPLES}ticker-channel-ts`,
       socketDir: dir,
       instance: "agent-2",

@@ -5,12 +5,9 @@
  *
  * @module
  */
-// The runtime hands a module the folder of its SDK in CORTEXFS_SDK_DIR; in this repository the
-// relative path works too. A module published on its own would import the SDK from a registry.
-const sdkDir = Deno.env.get("CORTEXFS_SDK_DIR");
-const { CortexError, runModule } = (await import(
-  sdkDir ? `file://${sdkDir}/client.ts` : "../../../module-abi/client.ts"
-)) as typeof import("../../../module-abi/client.ts");
+// "cortexfs-module/" is the runtime's module SDK: this repository's deno.json maps it, and the
+// runtime passes its import map when it starts the module (see "{sdk}" in manifest.json).
+import { CortexError, runModule } from "cortexfs-module/client.ts";
 
 const MAX_TICKS = 1000;
 
