@@ -46,7 +46,8 @@ export const daemonCommand = defineCommand({
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
       throw usage(`--port takes a TCP port number from 0 to 65535, not "${portText}"`);
     }
-    const runtime = await openRuntime({ echoLog: (line) => input.io.err(line) });
+    const daemonPorts: number[] = port === 0 ? [] : [port];
+    const runtime = await openRuntime({ echoLog: (line) => input.io.err(line), daemonPorts });
     try {
       if (input.args.flags["install-examples"]) {
         for (const note of await installBundledExamples(runtime)) input.io.err(note);
@@ -55,7 +56,7 @@ export const daemonCommand = defineCommand({
       await runtime.close();
       throw error;
     }
-    const daemon = await startDaemon(runtime, { port });
+    const daemon = await startDaemon(runtime, { port, daemonPorts });
     for (const [name, error] of daemon.loadFailures) {
       input.io.err(`plugin ${name} did not load: ${error.message}`);
     }

@@ -22,6 +22,7 @@ import { logsCommand } from "./plugins/logs.ts";
 import { newCommand } from "./plugins/new.ts";
 import { permissionsCommand } from "./plugins/permissions.ts";
 import { schemaCommand } from "./plugins/schema.ts";
+import { keygenCommand, signCommand, trustKeyCommand, verifyCommand } from "./plugins/signing.ts";
 import { disableCommand, enableCommand, removeCommand } from "./plugins/toggle.ts";
 
 /** The `plugins` verbs. */
@@ -37,6 +38,10 @@ export const PLUGIN_COMMANDS: Record<string, Command> = {
   config: configCommand,
   logs: logsCommand,
   schema: schemaCommand,
+  keygen: keygenCommand,
+  sign: signCommand,
+  verify: verifyCommand,
+  "trust-key": trustKeyCommand,
   new: newCommand,
 };
 

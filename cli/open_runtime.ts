@@ -3,7 +3,13 @@ import { defaultHome } from "../runtime/home.ts";
 import { Runtime } from "../runtime/runtime.ts";
 
 /** Opens the runtime the CLI works on: `CORTEX_HOME` or `~/.cortex`, with every loader. */
-export async function openRuntime(options: { echoLog?: (line: string) => void } = {}): Promise<Runtime> {
+export async function openRuntime(
+  options: { echoLog?: (line: string) => void; daemonPorts?: number[] } = {},
+): Promise<Runtime> {
   const home = defaultHome();
-  return await Runtime.open({ home, loaders: defaultLoaders({ home }), echoLog: options.echoLog });
+  return await Runtime.open({
+    home,
+    loaders: defaultLoaders({ home, daemonPorts: options.daemonPorts }),
+    echoLog: options.echoLog,
+  });
 }

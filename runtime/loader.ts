@@ -155,6 +155,8 @@ export interface Loader {
    * exports, imports and ABI version). Throws a CortexError naming the problem.
    */
   check?(manifest: Manifest, entryFile: string | undefined): Promise<void>;
+  /** Stops whatever the loader keeps beyond single plugins (shared processes); called by `Runtime.close`. */
+  close?(): Promise<void>;
 }
 
 /** Re-exported for loaders. */

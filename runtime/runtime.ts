@@ -33,6 +33,7 @@ import {
   type TrustLevel,
 } from "./store/mod.ts";
 import { type ToolRecord, ToolRegistry } from "./tool_registry.ts";
+import { createSignatureVerifier } from "../signing/mod.ts";
 
 /** Loaders by the key {@link Runtime} selects them with. */
 export interface RuntimeLoaders {
@@ -60,7 +61,7 @@ export interface RuntimeOptions {
   defaultTimeoutMs?: number;
   /** How long to wait on another process's database lock, in ms (default 2000). */
   busyTimeoutMs?: number;
-  /** Checks signatures for `signed` installs. */
+  /** Checks signatures for `signed` installs (default: Ed25519 against `<home>/trusted_keys.json`). */
   verifySignature?: SignatureVerifier;
   /** Receives each plugin log line as it is written. */
   echoLog?: (line: string) => void;
@@ -137,7 +138,7 @@ export class Runtime {
     this.events = options.events ?? globalEventBus;
     this.config = new ConfigFile(home.config);
     this.#loaders = options.loaders ?? {};
-    this.#verifySignature = options.verifySignature;
+    this.#verifySignature = options.verifySignature ?? createSignatureVerifier(home.trustedKeys);
     this.#recentLimit = options.recentEventLimit ?? 200;
     this.#lifecycle = new PluginLifecycle({
       store,
@@ -458,6 +459,7 @@ export class Runtime {
     this.#closed = true;
     const names = [...this.#lifecycle.active.keys()].reverse();
     for (const name of names) await this.#lifecycle.unload(name).catch(() => {});
+    for (const loader of new Set(Object.values(this.#loaders))) await loader?.close?.().catch(() => {});
     this.#stopRecording();
     this.store.close();
   }

@@ -11,6 +11,8 @@ export interface DaemonOptions {
   port?: number;
   /** How often to look for changes other processes made, in ms (default 1000). */
   reconcileEveryMs?: number;
+  /** The array the sandbox loader reads its forbidden ports from; the daemon adds its port. */
+  daemonPorts?: number[];
   /** Called once the daemon listens. */
   onListen?: (info: { port: number; url: string }) => void;
 }
@@ -35,7 +37,6 @@ export interface Daemon {
  */
 export async function startDaemon(runtime: Runtime, options: DaemonOptions = {}): Promise<Daemon> {
   const token = await ensureToken(runtime.home.token);
-  const loadFailures = await runtime.loadAll();
   const app = createApp(runtime, { token });
   const server = Deno.serve({
     hostname: "127.0.0.1",
@@ -43,6 +44,9 @@ export async function startDaemon(runtime: Runtime, options: DaemonOptions = {})
     onListen: () => {},
   }, app.fetch);
   const port = server.addr.port;
+  // Known before any plugin loads, so no sandbox is ever granted the daemon's own port.
+  options.daemonPorts?.push(port);
+  const loadFailures = await runtime.loadAll();
   const url = `http://127.0.0.1:${port}`;
   await Deno.writeTextFile(
     daemonInfoPath(runtime.home.root),

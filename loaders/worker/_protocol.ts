@@ -3,12 +3,12 @@
  * sandbox process. Internal to `loaders/worker/`. This file must stay free of
  * imports: the sandbox side loads it with no npm packages and no network.
  *
- * Two layers of messages:
+ * Two kinds of connection, each one JSON object per line over a Unix socket:
  *
- * - frames, one JSON object per line over the host's Unix socket, between
- *   the host and a sandbox process's main thread (`sandbox_main.ts`);
- * - cell messages, between the host and one plugin's Worker
- *   (`worker_shim.ts`), carried inside frames as `m`.
+ * - control, between the host and a sandbox process's main thread
+ *   (`sandbox_main.ts`): spawn, stop, ping; hello, pong, error, flood;
+ * - cell, between the host and one plugin's Worker (`worker_shim.ts`), on
+ *   the socket of the Worker's own slot: calls, replies, requests, logs.
  *
  * @module
  */
@@ -40,13 +40,10 @@ export const REQUEST_OPS = [
 /** Log levels a cell may use. */
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 
-/** Why the sandbox main thread dropped a cell's message. */
-export const DROP_REASONS = ["oversized", "unserializable"] as const;
-
 /** Default cap on one message, in UTF-16 code units of its JSON text. */
 export const DEFAULT_MAX_MESSAGE_CHARS = 4 * 1024 * 1024;
 
-/** Messages a cell may send beyond its credit (one per host message), per second. */
+/** Messages a cell may send beyond its credit (one per host message), per second (host side); and stray posts a Worker may make to its process's main thread. */
 export const FLOOD_RATE_PER_SECOND = 1000;
 
 /** The burst a cell may send at once beyond its credit. */
