@@ -92,8 +92,18 @@ export interface LoadRequest {
   timeoutMs: number;
   /** The plugin's services. */
   services: PluginServices;
-  /** Called when the plugin's boundary dies on its own for good (crash, kill, exit). */
-  onCrash(reason: string): void;
+  /**
+   * Called when the plugin's boundary dies on its own and the loader gives up
+   * on it: the runtime unloads it with status `error`, and with `disable`
+   * also disables it until the person enables it again.
+   */
+  onCrash(reason: string, options?: { disable?: boolean }): void;
+  /**
+   * Records what the table should say while the loader handles a crash
+   * itself: `error` with the reason while it waits to restart, `active`
+   * again once it has.
+   */
+  onStatus(status: "error" | "active", message?: string): void;
   /** The runtime's home layout (where sockets live, and what a sandbox must never reach). */
   home: HomeLayout;
 }

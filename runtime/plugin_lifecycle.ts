@@ -153,7 +153,8 @@ export class PluginLifecycle {
         grants,
         timeoutMs,
         services,
-        onCrash: (reason) => this.#crashed(name, reason),
+        onCrash: (reason, options) => this.#crashed(name, reason, options?.disable === true),
+        onStatus: (status, message) => this.#statusFromLoader(name, status, message),
         home: p.home,
       });
       entry = { name, manifest, loaded, services, capabilities, timeoutMs, unsubscribe: [], active: false };
@@ -251,6 +252,7 @@ export class PluginLifecycle {
         timeoutMs,
         services,
         onCrash: () => {},
+        onStatus: () => {},
         home: p.home,
       });
       const entry: ActivePlugin = {
@@ -317,9 +319,21 @@ export class PluginLifecycle {
     await loaded?.unload().catch(() => {});
   }
 
-  #crashed(name: string, reason: string): void {
+  #crashed(name: string, reason: string, disable: boolean): void {
     if (!this.active.has(name)) return;
-    this.unload(name, { status: "error", reason }).catch(() => {});
+    this.unload(name, { status: "error", reason })
+      .then(() => {
+        if (disable && this.#p.store.plugins.get(name)) this.#p.store.plugins.update(name, { enabled: 0 });
+      })
+      .catch(() => {});
+  }
+
+  #statusFromLoader(name: string, status: "error" | "active", message?: string): void {
+    if (!this.active.get(name)?.active || !this.#p.store.plugins.get(name)) return;
+    this.#p.store.plugins.setStatus(name, {
+      status,
+      error_message: status === "error" ? message ?? null : null,
+    });
   }
 
   async #checkIntegrity(row: PluginRow, manifest: Manifest): Promise<string | undefined> {

@@ -54,6 +54,7 @@ export class ModuleLoader implements Loader {
       throw new CortexError("manifest_invalid", `module ${manifest.name} has no "command"`);
     }
     checkAllowed(request, command[0]);
+    let down = false;
     const supervisor = new ModuleSupervisor(
       {
         // "{sdk}" in a command is the folder of the runtime's module SDKs (module-abi/).
@@ -80,10 +81,16 @@ export class ModuleLoader implements Loader {
           services.logger.warn(
             `process ended: ${info.reason}${info.error ? ` (${info.error.message})` : ""}`,
           );
+          if (info.reason === "stopped") return;
           // The supervisor restarts on the next call; once it gives up, so does the plugin.
           queueMicrotask(() => {
             if (supervisor.state === "disabled") {
-              request.onCrash(`module_disabled: ${manifest.name} failed repeatedly and was disabled`);
+              request.onCrash(`module_disabled: ${manifest.name} failed repeatedly and was disabled`, {
+                disable: true,
+              });
+            } else if (supervisor.state === "crashed") {
+              down = true;
+              request.onStatus("error", `module_exited: ${info.reason}; it restarts on the next call`);
             }
           });
         },
@@ -109,6 +116,10 @@ export class ModuleLoader implements Loader {
         inputSchema: declared ? paramsToJsonSchema(declared.params) : { type: "object" },
         invoke: async (args, ctx) => {
           const output = await supervisor.call(capability.name, args, { signal: ctx.signal });
+          if (down) {
+            down = false;
+            request.onStatus("active");
+          }
           return { success: true, output: typeof output === "string" ? output : JSON.stringify(output) };
         },
       };

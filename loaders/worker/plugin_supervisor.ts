@@ -321,6 +321,7 @@ export class PluginSupervisor {
       this.#state = "ready";
       this.#startHeartbeat(link);
       this.#req.services.logger.info("[sandbox] restarted");
+      this.#req.onStatus("active");
       return link;
     } catch (error) {
       const e = toCortexError(error, "sandbox_crashed");
@@ -357,12 +358,17 @@ export class PluginSupervisor {
     this.#req.services.logger.error(`[sandbox] crashed (${verdict.recent} within ${minutes} min): ${reason}`);
     if (!verdict.giveUp) {
       this.#state = "down";
+      this.#req.onStatus(
+        "error",
+        `sandbox_crashed: ${reason}; it restarts on the next call (${verdict.recent} crash(es) within ${minutes} min)`,
+      );
       return;
     }
     this.#state = "failed";
     this.#req.onCrash(
       `sandbox_crashed: ${reason}; it crashed ${verdict.recent} times within ${minutes} minutes ` +
-        `and stays stopped until it is enabled again`,
+        `and stays disabled until it is enabled again`,
+      { disable: true },
     );
   }
 
