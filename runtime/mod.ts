@@ -59,3 +59,4 @@ export { AuditLog, OverridesTable, PluginsTable, StateTable, Store } from "./sto
 export type { AuditLogOptions, Migration, OpenDatabaseOptions, StatusChange } from "./store/mod.ts";
 export type { AuditEntry, PermissionOverride, PluginRow, PluginStatus, TrustLevel } from "./store/mod.ts";
 export { CORTEX_VERSION } from "./version.ts";
+export { ensureWorkerOptions, workerOptionsAvailable } from "./worker_options.ts";

@@ -1,3 +1,4 @@
+import { ensureWorkerOptions } from "../../runtime/worker_options.ts";
 import { CortexError } from "../../runtime/errors.ts";
 import { CORTEX_ERR } from "./abi.ts";
 import { answer, createChannel } from "./channel.ts";
@@ -45,6 +46,8 @@ export class WorkerSession {
   private constructor(settings: SessionSettings) {
     this.#settings = settings;
     this.#channel = createChannel(settings.limits.maxTransferBytes);
+    // Without the flag, the Worker below would end the whole process (exit 70) instead of throwing.
+    ensureWorkerOptions(`WASM plugin ${settings.pluginId}`);
     try {
       this.#worker = new Worker(WORKER_URL, {
         type: "module",
