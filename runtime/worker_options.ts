@@ -7,8 +7,9 @@ let cached: boolean | undefined;
  * needs `--unstable-worker-options` for that, and without it a Worker given
  * permissions ends the whole process (exit code 70) where no `catch` can
  * stop it, so the flag is looked for on the process's own command line
- * before any such Worker is made. Where the command line cannot be read,
- * `CORTEX_WORKER_OPTIONS=1` says the flag is there.
+ * before any such Worker is made. Deno lets only `--allow-all` read that
+ * command line; otherwise `CORTEX_WORKER_OPTIONS=1` beside the flag (as the
+ * repository's tasks set it) says the flag is there.
  */
 export function workerOptionsAvailable(): boolean {
   if (cached !== undefined) return cached;
@@ -40,7 +41,7 @@ export function ensureWorkerOptions(what: string): void {
     throw new CortexError(
       "sandbox_unavailable",
       `${what} needs permission-restricted Workers: run Deno with --unstable-worker-options ` +
-        `(deno run --unstable-worker-options ...); the code was not run`,
+        `(and, unless it runs with --allow-all, set CORTEX_WORKER_OPTIONS=1 so cortex can tell); the code was not run`,
     );
   }
 }
