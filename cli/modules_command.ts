@@ -2,7 +2,7 @@ import { pluginView } from "./plugins/view.ts";
 import { expectPositionals } from "./args.ts";
 import { defineCommand, print } from "./command.ts";
 import { daemonRequest, findDaemon } from "./daemon_client.ts";
-import { openRuntime } from "./open_runtime.ts";
+import { withRuntime } from "./open_runtime.ts";
 import { EXIT, table, usage } from "./output.ts";
 
 interface ModuleLine {
@@ -41,9 +41,8 @@ export const modulesCommand = defineCommand({
         restarts: (p.boundary?.restarts as number) ?? 0,
       }));
     } else {
-      const runtime = await openRuntime();
-      try {
-        lines = runtime.plugins().filter((r) => r.type === "module").map((r) => ({
+      lines = await withRuntime((runtime) =>
+        runtime.plugins().filter((r) => r.type === "module").map((r) => ({
           name: pluginView(r).name as string,
           moduleId: null,
           moduleKind: null,
@@ -51,10 +50,8 @@ export const modulesCommand = defineCommand({
           state: "not running (no daemon)",
           pid: null,
           restarts: 0,
-        }));
-      } finally {
-        await runtime.close();
-      }
+        }))
+      );
     }
     print(input, { modules: lines }, () =>
       lines.length === 0 ? "no modules installed" : table(

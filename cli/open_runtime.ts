@@ -13,3 +13,16 @@ export async function openRuntime(
     echoLog: options.echoLog,
   });
 }
+
+/** Opens the runtime, runs `fn` with it, and closes it whatever happens. */
+export async function withRuntime<T>(
+  fn: (runtime: Runtime) => Promise<T> | T,
+  options: { echoLog?: (line: string) => void } = {},
+): Promise<T> {
+  const runtime = await openRuntime(options);
+  try {
+    return await fn(runtime);
+  } finally {
+    await runtime.close();
+  }
+}

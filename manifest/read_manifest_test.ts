@@ -1,21 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { CortexError } from "../runtime/errors.ts";
-import { entriesOf, Harness, manifestFor } from "../test/support/harness.ts";
+import { entriesOf, Harness, manifestFor, refusal as codeOf } from "../test/support/harness.ts";
 import { readManifest, resolveEntryFile } from "./read_manifest.ts";
 
 async function tempFolder(): Promise<string> {
   return await Deno.makeTempDir({ prefix: "cortex-manifest-" });
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<CortexError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof CortexError, `expected a CortexError, got ${error}`);
-    return error;
-  }
-  assert.fail("expected a refusal");
 }
 
 Deno.test("readManifest: reads manifest.json and reports where it came from", async () => {

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { CortexError } from "./errors.ts";
-import { Harness, manifestFor } from "../test/support/harness.ts";
+import { Harness, manifestFor, refusal } from "../test/support/harness.ts";
 import type { CallerLabel } from "./policy.ts";
 
 const TARGET_MANIFEST = manifestFor("target", {
@@ -63,16 +62,6 @@ async function withTarget(fn: (h: Harness) => Promise<void>): Promise<void> {
   await using h = await Harness.open();
   await h.installTrusted(TARGET_MANIFEST, TARGET_CODE);
   await fn(h);
-}
-
-async function refusal(promise: Promise<unknown>): Promise<CortexError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof CortexError, `expected a CortexError, got ${error}`);
-    return error;
-  }
-  assert.fail("expected the call to be refused");
 }
 
 async function callCount(h: Harness): Promise<number> {

@@ -133,30 +133,14 @@ export class PluginLifecycle {
     let entry: ActivePlugin | undefined;
     try {
       const manifest = storedManifest(row);
-      const entryFile = await this.#checkIntegrity(row, manifest);
       this.#checkDependenciesActive(manifest);
-      const capabilities = new Set(
-        effectiveCapabilities(manifest.capabilities, p.store.overrides.list(name)),
-      );
-      const timeoutMs = this.timeoutFor(row, manifest);
-      const services = this.services(row, manifest, capabilities);
-      const loader = p.selectLoader(row, manifest);
-      const grants: Record<string, string[]> = {};
-      for (const o of p.store.overrides.list(name)) {
-        if (o.decision === "grant") grants[o.capability] = o.scope;
-      }
-      const loaded = await this.#bringUp(loader, {
-        row,
-        manifest,
-        entryFile,
-        capabilities: [...capabilities],
-        grants,
-        timeoutMs,
-        services,
+      const request = await this.#request(row, manifest, {
         onCrash: (reason, options) => this.#crashed(name, reason, options?.disable === true),
         onStatus: (status, message) => this.#statusFromLoader(name, status, message),
-        home: p.home,
       });
+      const { services, timeoutMs } = request;
+      const capabilities = new Set(request.capabilities);
+      const loaded = await this.#bringUp(p.selectLoader(row, manifest), request);
       entry = { name, manifest, loaded, services, capabilities, timeoutMs, unsubscribe: [], active: false };
       this.active.set(name, entry);
       if (!row.install_hook_ran) {
@@ -233,28 +217,10 @@ export class PluginLifecycle {
     let loaded: LoadedPlugin | undefined;
     try {
       const manifest = storedManifest(row);
-      const entryFile = await this.#checkIntegrity(row, manifest);
-      const capabilities = new Set(
-        effectiveCapabilities(manifest.capabilities, p.store.overrides.list(name)),
-      );
-      const timeoutMs = this.timeoutFor(row, manifest);
-      const services = this.services(row, manifest, capabilities);
-      const grants: Record<string, string[]> = {};
-      for (const o of p.store.overrides.list(name)) {
-        if (o.decision === "grant") grants[o.capability] = o.scope;
-      }
-      loaded = await this.#bringUp(p.selectLoader(row, manifest), {
-        row,
-        manifest,
-        entryFile,
-        capabilities: [...capabilities],
-        grants,
-        timeoutMs,
-        services,
-        onCrash: () => {},
-        onStatus: () => {},
-        home: p.home,
-      });
+      const request = await this.#request(row, manifest, { onCrash: () => {}, onStatus: () => {} });
+      const { services, timeoutMs } = request;
+      const capabilities = new Set(request.capabilities);
+      loaded = await this.#bringUp(p.selectLoader(row, manifest), request);
       const entry: ActivePlugin = {
         name,
         manifest,
@@ -289,6 +255,35 @@ export class PluginLifecycle {
         cause: error,
       });
     }
+  }
+
+  /**
+   * Everything a loader is handed for one plugin: its files checked against
+   * the row, its effective capabilities and the person's grants, its
+   * deadline and services.
+   */
+  async #request(
+    row: PluginRow,
+    manifest: Manifest,
+    callbacks: Pick<LoadRequest, "onCrash" | "onStatus">,
+  ): Promise<LoadRequest> {
+    const p = this.#p;
+    const entryFile = await this.#checkIntegrity(row, manifest);
+    const overrides = p.store.overrides.list(row.name);
+    const capabilities = new Set(effectiveCapabilities(manifest.capabilities, overrides));
+    const grants: Record<string, string[]> = {};
+    for (const o of overrides) if (o.decision === "grant") grants[o.capability] = o.scope;
+    return {
+      row,
+      manifest,
+      entryFile,
+      capabilities: [...capabilities],
+      grants,
+      timeoutMs: this.timeoutFor(row, manifest),
+      services: this.services(row, manifest, capabilities),
+      home: p.home,
+      ...callbacks,
+    };
   }
 
   /**

@@ -35,15 +35,16 @@ function typeOf(value: unknown): string {
   return typeof value;
 }
 
+function missingRequired(args: Record<string, unknown>, required: readonly string[]): string[] {
+  return required.filter((name) => args[name] === undefined).map((name) => `"${name}" is required`);
+}
+
 /** Compiles a validator for `params`: required names, types, enums, no unknown names. */
 export function compileParamsValidator(params: readonly ToolParam[]): ArgsValidator {
   const byName = new Map(params.map((p) => [p.name, p]));
   const required = params.filter((p) => p.required).map((p) => p.name);
   return (args) => {
-    const problems: string[] = [];
-    for (const name of required) {
-      if (args[name] === undefined) problems.push(`"${name}" is required`);
-    }
+    const problems = missingRequired(args, required);
     for (const name in args) {
       if (!Object.hasOwn(args, name)) continue;
       const value = args[name];
@@ -76,10 +77,7 @@ export function compileJsonSchemaValidator(schema: Record<string, unknown>): Arg
   const required = Array.isArray(schema.required) ? schema.required as string[] : [];
   const closed = schema.additionalProperties === false;
   return (args) => {
-    const problems: string[] = [];
-    for (const name of required) {
-      if (args[name] === undefined) problems.push(`"${name}" is required`);
-    }
+    const problems = missingRequired(args, required);
     for (const name in args) {
       if (!Object.hasOwn(args, name)) continue;
       const prop = properties[name];

@@ -1,6 +1,6 @@
 import { expectPositionals, parseJsonArg } from "../args.ts";
 import { defineCommand, print } from "../command.ts";
-import { openRuntime } from "../open_runtime.ts";
+import { withRuntime } from "../open_runtime.ts";
 import { EXIT } from "../output.ts";
 
 /** `cortex plugins config <name> [<key> [<json value>]]` */
@@ -8,8 +8,7 @@ export const configCommand = defineCommand({
   usage: "cortex plugins config <name> [<key> [<json value>]] [--json]",
   async run(input) {
     const [name, key, valueText] = expectPositionals(input.args, ["name", "key", "json value"], 2);
-    const runtime = await openRuntime();
-    try {
+    return await withRuntime(async (runtime) => {
       if (valueText !== undefined) {
         const value = parseJsonArg(valueText, `the value for "${key}"`);
         await runtime.setConfig(name, key, value);
@@ -23,8 +22,6 @@ export const configCommand = defineCommand({
         );
       }
       return EXIT.ok;
-    } finally {
-      await runtime.close();
-    }
+    });
   },
 });

@@ -1,6 +1,6 @@
 import { expectPositionals } from "../args.ts";
 import { defineCommand, print } from "../command.ts";
-import { openRuntime } from "../open_runtime.ts";
+import { withRuntime } from "../open_runtime.ts";
 import { EXIT } from "../output.ts";
 import { declaredTools, pluginView } from "./view.ts";
 
@@ -9,8 +9,7 @@ export const infoCommand = defineCommand({
   usage: "cortex plugins info <name> [--json]",
   async run(input) {
     const [name] = expectPositionals(input.args, ["name"]);
-    const runtime = await openRuntime();
-    try {
+    return await withRuntime((runtime) => {
       const view = pluginView(runtime.plugin(name));
       const tools = declaredTools(runtime, name);
       const permissions = runtime.permissions(name);
@@ -27,8 +26,6 @@ export const infoCommand = defineCommand({
           ),
         ].join("\n"));
       return EXIT.ok;
-    } finally {
-      await runtime.close();
-    }
+    });
   },
 });

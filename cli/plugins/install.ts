@@ -2,7 +2,7 @@ import { describeRunsIn } from "../../runtime/installer.ts";
 import type { TrustLevel } from "../../runtime/store/mod.ts";
 import { expectPositionals } from "../args.ts";
 import { defineCommand, print } from "../command.ts";
-import { openRuntime } from "../open_runtime.ts";
+import { withRuntime } from "../open_runtime.ts";
 import { EXIT, usage } from "../output.ts";
 import { pluginView } from "./view.ts";
 import { findDaemon } from "../daemon_client.ts";
@@ -21,8 +21,7 @@ export const installCommand = defineCommand({
     if (!TRUST_LEVELS.includes(trust)) {
       throw usage(`--trust must be one of ${TRUST_LEVELS.join(", ")}, not "${trust}"`);
     }
-    const runtime = await openRuntime();
-    try {
+    return await withRuntime(async (runtime) => {
       const plan = await runtime.planInstall(folder, { trust });
       const m = plan.manifest;
       const summary = {
@@ -69,8 +68,6 @@ export const installCommand = defineCommand({
         return lines.join("\n");
       });
       return EXIT.ok;
-    } finally {
-      await runtime.close();
-    }
+    });
   },
 });

@@ -1,6 +1,6 @@
 import { expectPositionals } from "../args.ts";
 import { defineCommand, print } from "../command.ts";
-import { openRuntime } from "../open_runtime.ts";
+import { withRuntime } from "../open_runtime.ts";
 import { EXIT, table } from "../output.ts";
 import { pluginView } from "./view.ts";
 
@@ -9,8 +9,7 @@ export const listCommand = defineCommand({
   usage: "cortex plugins list [--json]",
   async run(input) {
     expectPositionals(input.args, []);
-    const runtime = await openRuntime();
-    try {
+    return await withRuntime((runtime) => {
       const rows = runtime.plugins();
       print(
         input,
@@ -22,8 +21,6 @@ export const listCommand = defineCommand({
           ),
       );
       return EXIT.ok;
-    } finally {
-      await runtime.close();
-    }
+    });
   },
 });

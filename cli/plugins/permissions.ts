@@ -2,7 +2,7 @@ import type { PermissionOverride, TrustLevel } from "../../runtime/store/mod.ts"
 import type { CortexError } from "../../runtime/errors.ts";
 import { expectPositionals } from "../args.ts";
 import { defineCommand, print } from "../command.ts";
-import { openRuntime } from "../open_runtime.ts";
+import { withRuntime } from "../open_runtime.ts";
 import { EXIT, usage } from "../output.ts";
 
 /** Parses `cap=grant`, `cap=deny` or `cap=grant:scope1,scope2`. */
@@ -40,8 +40,7 @@ export const permissionsCommand = defineCommand({
         throw usage(`--timeout takes milliseconds from 1 to 600000, or "default"`);
       }
     }
-    const runtime = await openRuntime();
-    try {
+    return await withRuntime(async (runtime) => {
       let loadError: CortexError | undefined;
       if (overrides.length || trust || timeoutMs !== undefined) {
         ({ loadError } = await runtime.setPermissions(name, { overrides, trust, timeoutMs }));
@@ -71,8 +70,6 @@ export const permissionsCommand = defineCommand({
           ].join("\n"),
       );
       return EXIT.ok;
-    } finally {
-      await runtime.close();
-    }
+    });
   },
 });

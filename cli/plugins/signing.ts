@@ -10,7 +10,7 @@ import { CortexError } from "../../runtime/errors.ts";
 import { defaultHome, homeLayout } from "../../runtime/home.ts";
 import { expectPositionals } from "../args.ts";
 import { defineCommand, print } from "../command.ts";
-import { openRuntime } from "../open_runtime.ts";
+import { withRuntime } from "../open_runtime.ts";
 import { EXIT, usage } from "../output.ts";
 
 /** `cortex plugins keygen <key file>`: a new Ed25519 key pair, written owner-only. */
@@ -96,12 +96,9 @@ export const verifyCommand = defineCommand({
     const [target] = expectPositionals(input.args, ["folder or name"]);
     let dir = target;
     if (/^[a-z0-9]+(-[a-z0-9]+)*$/.test(target)) {
-      const runtime = await openRuntime();
-      try {
+      await withRuntime((runtime) => {
         if (runtime.plugins().some((r) => r.name === target)) dir = `${runtime.home.pluginsDir}/${target}`;
-      } finally {
-        await runtime.close();
-      }
+      });
     }
     const verdict = await verifyTree(dir, await readTrustedKeys(homeLayout(defaultHome()).trustedKeys));
     print(input, verdict, () => `${verdict.ok ? "verified" : "NOT verified"}: ${verdict.reason}`);

@@ -1,6 +1,6 @@
 import { expectPositionals } from "../args.ts";
 import { defineCommand, print } from "../command.ts";
-import { openRuntime } from "../open_runtime.ts";
+import { withRuntime } from "../open_runtime.ts";
 import { EXIT } from "../output.ts";
 import { pluginView } from "./view.ts";
 import type { PluginRow } from "../../runtime/store/mod.ts";
@@ -13,8 +13,7 @@ export const enableCommand = defineCommand({
   usage: "cortex plugins enable <name> [--json]",
   async run(input) {
     const [name] = expectPositionals(input.args, ["name"]);
-    const runtime = await openRuntime();
-    try {
+    return await withRuntime(async (runtime) => {
       let row: PluginRow;
       if (await findDaemon()) {
         runtime.setEnabled(name, true);
@@ -31,9 +30,7 @@ export const enableCommand = defineCommand({
       }
       print(input, { plugin: pluginView(row) }, () => `enabled ${name}`);
       return EXIT.ok;
-    } finally {
-      await runtime.close();
-    }
+    });
   },
 });
 
@@ -42,8 +39,7 @@ export const disableCommand = defineCommand({
   usage: "cortex plugins disable <name> [--json]",
   async run(input) {
     const [name] = expectPositionals(input.args, ["name"]);
-    const runtime = await openRuntime();
-    try {
+    return await withRuntime(async (runtime) => {
       let row: PluginRow;
       if (await findDaemon()) {
         runtime.setEnabled(name, false);
@@ -53,9 +49,7 @@ export const disableCommand = defineCommand({
       }
       print(input, { plugin: pluginView(row) }, () => `disabled ${name}`);
       return EXIT.ok;
-    } finally {
-      await runtime.close();
-    }
+    });
   },
 });
 
@@ -64,8 +58,7 @@ export const removeCommand = defineCommand({
   usage: "cortex plugins remove <name> [--json]",
   async run(input) {
     const [name] = expectPositionals(input.args, ["name"]);
-    const runtime = await openRuntime();
-    try {
+    return await withRuntime(async (runtime) => {
       if (await findDaemon()) {
         // Let the daemon unload it first, so onUninstall never runs beside a live copy.
         const before = runtime.setEnabled(name, false);
@@ -74,8 +67,6 @@ export const removeCommand = defineCommand({
       await runtime.remove(name);
       print(input, { removed: name }, () => `removed ${name}`);
       return EXIT.ok;
-    } finally {
-      await runtime.close();
-    }
+    });
   },
 });

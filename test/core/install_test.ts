@@ -1,25 +1,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { EsmInProcessLoader } from "../../loaders/mod.ts";
-import { CortexError } from "../../runtime/errors.ts";
 import { hashFile, hashTree } from "../../runtime/hash.ts";
 import { CORTEX_VERSION } from "../../runtime/version.ts";
-import { entriesOf, exists, FIXTURES_DIR, Harness, manifestFor } from "../support/harness.ts";
+import { entriesOf, exists, FIXTURES_DIR, Harness, manifestFor, refusal } from "../support/harness.ts";
 
 const PING = `export const tools = [{
   definition: { name: "ping", description: "", params: [], capabilities: [] },
   execute: (_args, ctx) => ({ toolName: "ping", success: true, output: ctx.pluginId, durationMs: 0 }),
 }];`;
-
-async function refusal(promise: Promise<unknown>): Promise<CortexError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof CortexError, `expected a CortexError, got ${error}`);
-    return error;
-  }
-  assert.fail("expected a refusal");
-}
 
 /** Asserts that nothing of an install is left: no row, no code, no data, an empty staging folder. */
 async function assertNothingLeft(h: Harness, name: string): Promise<void> {

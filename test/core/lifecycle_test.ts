@@ -1,23 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { CortexError } from "../../runtime/errors.ts";
-import { entriesOf, exists, FIXTURES_DIR, Harness, manifestFor } from "../support/harness.ts";
+import { entriesOf, exists, FIXTURES_DIR, Harness, manifestFor, refusal } from "../support/harness.ts";
 
 const RECORDER = join(FIXTURES_DIR, "hook-recorder");
 
 /** The hooks the recorder logged, in order. */
 async function hooks(h: Harness, name = "hook-recorder"): Promise<string[]> {
   return (await h.logLines(name)).map((l) => /hook (.+)$/.exec(l)?.[1]).filter((x): x is string => !!x);
-}
-
-async function refusal(promise: Promise<unknown>): Promise<CortexError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof CortexError, `expected a CortexError, got ${error}`);
-    return error;
-  }
-  assert.fail("expected a refusal");
 }
 
 /** A plugin whose hook `hook` runs `body`, with a 100 ms deadline and one tool. */

@@ -1,17 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { CortexError } from "../../runtime/errors.ts";
-import { FIXTURES_DIR, Harness, manifestFor } from "../support/harness.ts";
-
-async function refusal(promise: Promise<unknown>): Promise<CortexError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof CortexError, `expected a CortexError, got ${error}`);
-    return error;
-  }
-  assert.fail("expected a refusal");
-}
+import { FIXTURES_DIR, Harness, manifestFor, refusal } from "../support/harness.ts";
 
 /** Module code exporting tools that answer `<plugin>:<tool>`; `extra` is appended. */
 function answering(toolNames: string[], capabilities: Record<string, string[]> = {}, extra = ""): string {

@@ -1,3 +1,5 @@
+import { CortexError } from "../../runtime/errors.ts";
+import assert from "node:assert/strict";
 /**
  * Test support: a temporary home with a runtime on it, and small plugins
  * written into a temporary source folder. Every test that uses it closes the
@@ -161,4 +163,15 @@ export async function exists(path: string): Promise<boolean> {
     if (error instanceof Deno.errors.NotFound) return false;
     throw error;
   }
+}
+
+/** Awaits a promise that must be refused with a CortexError, and returns the error. */
+export async function refusal(promise: Promise<unknown>): Promise<CortexError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof CortexError, `expected a CortexError, got ${error}`);
+    return error;
+  }
+  assert.fail("expected a refusal");
 }

@@ -8,7 +8,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CortexError } from "../../runtime/errors.ts";
 
 // The SDK's `./*` export maps types to `*.js.d.ts`; each import takes its types from the extension-less path.
 // @ts-types="@modelcontextprotocol/sdk/client/index"
@@ -29,16 +28,7 @@ export const MCP_FIXTURES_DIR: string = join(REPO_ROOT, "test", "mcp", "fixtures
 /** The example plugins (`examples/`). */
 export const EXAMPLES_DIR: string = join(REPO_ROOT, "examples");
 
-/** Awaits a promise that must be refused with a CortexError, and returns the error. */
-export async function refusal(promise: Promise<unknown>): Promise<CortexError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof CortexError, `expected a CortexError, got ${error}`);
-    return error;
-  }
-  assert.fail("expected a refusal");
-}
+export { refusal } from "./harness.ts";
 
 /**
  * Waits for `promise`, failing with `what` after `guardMs`. The guard only
