@@ -31,7 +31,7 @@ import { connectUnix, type Transport } from "./client_transport.ts";
 import { PendingRequests } from "./pending.ts";
 import { encodeFrameText } from "./wire/encode.ts";
 import type { ErrorFrame, ModuleFrame } from "./wire/frame.ts";
-import { FrameReader } from "./wire/reader.ts";
+import { FrameReader, type FrameSink } from "./wire/reader.ts";
 
 /** Thrown by a handler, its `code` and message reach the host; see `runModule`. */
 export { CortexError };
@@ -88,7 +88,6 @@ export interface ModuleClient extends ModuleCallContext {
 }
 
 const MAX_MESSAGE = 1024;
-const encoder = new TextEncoder();
 
 /**
  * Connects, waits for `hello`, answers `ready`, and resolves with the client.
@@ -121,7 +120,6 @@ class ClientSession implements ModuleClient {
   #transport: Transport;
   #reader = new FrameReader();
   #pending = new PendingRequests("m");
-  #queue: string[] = [];
   #instance: string | undefined;
   #state: ModuleState = "registered";
   #isClosed = false;
@@ -168,7 +166,7 @@ class ClientSession implements ModuleClient {
     try {
       this.#send({ type: "call", request_id: id, method, payload });
     } catch (error) {
-      this.#pending.settle(id, { ok: false, error: error as Error });
+      this.#pending.reject(id, error as Error);
     }
     return answer;
   }
@@ -178,16 +176,21 @@ class ClientSession implements ModuleClient {
   }
 
   #onData(chunk: Uint8Array): void {
-    for (const result of this.#reader.push(chunk)) {
-      if (this.#isClosed) return;
-      if (!result.ok) {
-        return this.#violation(result.error.code, result.error.message);
-      }
-      this.#onFrame(result.frame);
-    }
-    // Answers computed in this chunk leave now, before the transport waits for more bytes.
-    this.#flush();
+    this.#reader.read(chunk, this.#sink);
+    // The answers to this chunk leave now, before the transport waits for more bytes; answers
+    // that come later (from async handlers) leave at the end of their tick.
+    this.#transport.flush();
   }
+
+  // The first malformed frame closes the connection; nothing after it is handled.
+  #sink: FrameSink = {
+    onFrame: (frame) => {
+      if (!this.#isClosed) this.#onFrame(frame);
+    },
+    onMalformed: (error) => {
+      if (!this.#isClosed) this.#violation(error.code, error.message);
+    },
+  };
 
   #onFrame(frame: ModuleFrame): void {
     if (this.#instance === undefined) {
@@ -209,20 +212,16 @@ class ClientSession implements ModuleClient {
       case "call":
         return this.#call(frame.request_id, frame.method, frame.payload);
       case "result":
-        return this.#answer(frame.request_id, {
-          ok: true,
-          payload: frame.payload,
-        });
+        return this.#answered(this.#pending.resolve(frame.request_id, frame.payload));
       case "error":
         if (frame.request_id === undefined) {
           const report = this.#options.onHostError ??
             ((code: string, message: string) => console.error(`host error ${code}: ${message}`));
           return report(frame.code, frame.message);
         }
-        return this.#answer(frame.request_id, {
-          ok: false,
-          error: new CortexError(frame.code, frame.message),
-        });
+        return this.#answered(
+          this.#pending.reject(frame.request_id, new CortexError(frame.code, frame.message)),
+        );
       default:
         return this.#violation(
           "protocol_violation",
@@ -249,10 +248,8 @@ class ClientSession implements ModuleClient {
     }
     this.#state = next;
     this.#reply({ type: "result", request_id: requestId, payload: null });
-    if (next === "shutdown") {
-      this.#flush();
-      this.#close();
-    }
+    // The transport writes the answer before it closes.
+    if (next === "shutdown") this.#close();
   }
 
   // Not async: a handler that returns a plain value is answered in the same turn.
@@ -268,24 +265,26 @@ class ClientSession implements ModuleClient {
       const error = new CortexError("module_not_running", `the module is ${this.#state}`);
       return this.#reply(errorFor(requestId, error));
     }
-    const answer = (result: unknown) =>
-      this.#reply({ type: "result", request_id: requestId, payload: result ?? null });
-    const fail = (error: unknown) => this.#reply(errorFor(requestId, error));
     let result: unknown;
     try {
       result = handler(payload, this);
     } catch (error) {
-      return fail(error);
+      return this.#reply(errorFor(requestId, error));
     }
-    if (result instanceof Promise) result.then(answer, fail);
-    else answer(result);
+    if (result instanceof Promise) {
+      result.then(
+        (value) => this.#result(requestId, value),
+        (error) => this.#reply(errorFor(requestId, error)),
+      );
+    } else this.#result(requestId, result);
   }
 
-  #answer(
-    id: string,
-    outcome: { ok: true; payload: unknown } | { ok: false; error: Error },
-  ) {
-    if (this.#pending.settle(id, outcome) === "unknown") {
+  #result(requestId: string, result: unknown): void {
+    this.#reply({ type: "result", request_id: requestId, payload: result ?? null });
+  }
+
+  #answered(settled: "settled" | "late" | "unknown"): void {
+    if (settled === "unknown") {
       this.#violation("protocol_violation", "an answer to an unknown request");
     }
   }
@@ -300,32 +299,21 @@ class ClientSession implements ModuleClient {
     }
   }
 
+  // Frames sent in the same tick leave in one write (see WriteQueue).
   #send(frame: ModuleFrame): void {
     const text = encodeFrameText(frame);
-    if (this.#isClosed) return;
-    this.#queue.push(text);
-    // Frames queued in the same tick leave in one write.
-    if (this.#queue.length === 1) queueMicrotask(() => this.#flush());
-  }
-
-  #flush(): void {
-    if (this.#isClosed || this.#queue.length === 0) return;
-    const text = this.#queue.join("");
-    this.#queue = [];
-    this.#transport.write(encoder.encode(text));
+    if (!this.#isClosed) this.#transport.write(text);
   }
 
   // The error frame is written before the transport closes, which waits for the write.
   #violation(code: string, message: string): void {
     this.#send({ type: "error", code, message });
-    this.#flush();
     this.#close();
   }
 
   #close(error?: Error): void {
     if (this.#isClosed) return;
     this.#isClosed = true;
-    this.#queue = [];
     const reason = new CortexError(
       "connection_closed",
       "the connection to the host closed",

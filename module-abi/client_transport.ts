@@ -1,12 +1,13 @@
 /**
- * The client's byte pipe to the host's Unix socket: `Deno.connect` on Deno,
- * `node:net` elsewhere. Deno runs `node:net` too, but through an emulation
+ * The client's pipe to the host's Unix socket, bytes in and text out:
+ * `Deno.connect` (with a {@link WriteQueue}) on Deno, `node:net` elsewhere. Deno runs `node:net` too, but through an emulation
  * layer that added about 15 µs to every round trip in the bench, so Deno gets
  * its own native path.
  *
  * @module
  */
 import net from "node:net";
+import { WriteQueue } from "./write_queue.ts";
 
 /** What the transport tells its owner. */
 export interface TransportHandlers {
@@ -16,10 +17,12 @@ export interface TransportHandlers {
   onClose(error?: Error): void;
 }
 
-/** A connected byte pipe. */
+/** A connected text pipe. */
 export interface Transport {
-  /** Queues bytes; they are written in order. */
-  write(bytes: Uint8Array): void;
+  /** Queues text; it is written in order, and text queued in one tick leaves in one write. */
+  write(text: string): void;
+  /** Writes what is queued now instead of at the end of the tick. */
+  flush(): void;
   /** Closes after everything queued has been written. */
   close(): void;
 }
@@ -36,7 +39,7 @@ type DenoLike = { connect?: typeof Deno.connect };
  *   onData: (chunk) => console.log(chunk.length),
  *   onClose: () => console.log("closed"),
  * });
- * transport.write(new TextEncoder().encode("{}\n"));
+ * transport.write("{}\n");
  * ```
  */
 export function connectUnix(path: string, handlers: TransportHandlers): Transport {
@@ -50,8 +53,8 @@ function denoTransport(
   handlers: TransportHandlers,
 ): Transport {
   let conn: Deno.Conn | undefined;
-  let queue: Uint8Array[] = [];
-  let writing = false;
+  let writes: WriteQueue | undefined;
+  let early = "";
   let closing = false;
   let done = false;
   const finish = (error?: Error) => {
@@ -63,22 +66,6 @@ function denoTransport(
       // Already closed.
     }
     handlers.onClose(error);
-  };
-  const flush = async (to: Deno.Conn) => {
-    writing = true;
-    try {
-      while (queue.length > 0 && !done) {
-        const batch = queue.length === 1 ? queue[0] : join(queue);
-        queue = [];
-        let at = 0;
-        while (at < batch.length) at += await to.write(batch.subarray(at));
-      }
-    } catch (error) {
-      return finish(error as Error);
-    } finally {
-      writing = false;
-    }
-    if (closing) finish();
   };
   const read = async (from: Deno.Conn) => {
     const buffer = new Uint8Array(65_536);
@@ -95,19 +82,24 @@ function denoTransport(
   };
   connect({ transport: "unix", path }).then((connected) => {
     conn = connected;
-    if (queue.length > 0 || closing) flush(connected);
+    writes = new WriteQueue((bytes) => connected.write(bytes), finish);
+    if (early) writes.push(early);
+    if (closing) writes.flushed.then(() => finish());
     read(connected);
   }, (error) => finish(error));
   return {
-    write(bytes) {
+    write(text) {
       if (done || closing) return;
-      queue.push(bytes);
-      if (conn && !writing) flush(conn);
+      if (writes) writes.push(text);
+      else early += text;
+    },
+    flush() {
+      writes?.flush();
     },
     close() {
       if (closing) return;
       closing = true;
-      if (conn && !writing) flush(conn);
+      writes?.flushed.then(() => finish());
     },
   };
 }
@@ -115,26 +107,34 @@ function denoTransport(
 function nodeTransport(path: string, handlers: TransportHandlers): Transport {
   const socket = net.createConnection({ path });
   let done = false;
+  let closing = false;
+  let queued = "";
   const finish = (error?: Error) => {
     if (done) return;
     done = true;
     handlers.onClose(error);
   };
+  // Text queued in one tick goes to the socket in one write.
+  const flush = () => {
+    const text = queued;
+    queued = "";
+    if (text && !done) socket.write(text);
+  };
   socket.on("data", (chunk: Uint8Array) => handlers.onData(chunk));
   socket.on("error", (error: Error) => finish(error));
   socket.on("close", () => finish());
   return {
-    write: (bytes) => void socket.write(bytes),
-    close: () => void socket.destroySoon(),
+    write(text) {
+      if (done || closing) return;
+      if (queued === "") queueMicrotask(flush);
+      queued += text;
+    },
+    flush,
+    close() {
+      if (closing) return;
+      closing = true;
+      flush();
+      socket.destroySoon();
+    },
   };
-}
-
-function join(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }

@@ -8,7 +8,8 @@
 import type { ModuleWireError } from "../errors.ts";
 import { encodeFrameText } from "../wire/encode.ts";
 import type { ModuleFrame } from "../wire/frame.ts";
-import { FrameReader } from "../wire/reader.ts";
+import { FrameReader, type FrameSink } from "../wire/reader.ts";
+import { WriteQueue } from "../write_queue.ts";
 
 /** What the channel tells its owner. */
 export interface FrameChannelHandlers {
@@ -31,7 +32,6 @@ export interface FrameConn {
 }
 
 const READ_SIZE = 65_536;
-const encoder = new TextEncoder();
 
 /**
  * Frames over a connection.
@@ -50,8 +50,7 @@ const encoder = new TextEncoder();
 export class FrameChannel {
   #conn: FrameConn;
   #handlers: FrameChannelHandlers;
-  #queue: string[] = [];
-  #flushing: Promise<void> | undefined;
+  #writes: WriteQueue;
   #closed = false;
   #reading: Promise<void>;
 
@@ -59,6 +58,7 @@ export class FrameChannel {
   constructor(conn: FrameConn, handlers: FrameChannelHandlers) {
     this.#conn = conn;
     this.#handlers = handlers;
+    this.#writes = new WriteQueue((bytes) => conn.write(bytes), () => this.close());
     this.#reading = this.#readLoop();
   }
 
@@ -79,20 +79,19 @@ export class FrameChannel {
   send(frame: ModuleFrame): boolean {
     const text = encodeFrameText(frame);
     if (this.#closed) return false;
-    this.#queue.push(text);
-    this.#flushing ??= this.#flush();
+    this.#writes.push(text);
     return true;
   }
 
   /** Waits until everything queued so far is written, or the deadline passes. */
   async drain(timeoutMs: number): Promise<void> {
-    if (!this.#flushing) return;
+    if (this.#writes.idle) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((
       resolve,
     ) => (timer = setTimeout(resolve, timeoutMs)));
     try {
-      await Promise.race([this.#flushing, deadline]);
+      await Promise.race([this.#writes.flushed, deadline]);
     } finally {
       clearTimeout(timer);
     }
@@ -102,7 +101,7 @@ export class FrameChannel {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#queue = [];
+    this.#writes.clear();
     try {
       this.#conn.close();
     } catch {
@@ -110,39 +109,24 @@ export class FrameChannel {
     }
   }
 
-  async #flush(): Promise<void> {
-    try {
-      while (this.#queue.length > 0 && !this.#closed) {
-        // One UTF-8 encode and one write for every frame queued since the last write.
-        const batch = encoder.encode(this.#queue.join(""));
-        this.#queue = [];
-        let written = 0;
-        while (written < batch.length) {
-          written += await this.#conn.write(batch.subarray(written));
-        }
-      }
-    } catch {
-      this.close();
-    } finally {
-      this.#flushing = undefined;
-    }
-  }
-
   async #readLoop(): Promise<void> {
     const reader = new FrameReader();
     const buffer = new Uint8Array(READ_SIZE);
+    // Nothing is handed on once the channel is closed, not even the rest of the chunk.
+    const handlers = this.#handlers;
+    const sink: FrameSink = {
+      onFrame: (frame) => {
+        if (!this.#closed) handlers.onFrame(frame);
+      },
+      onMalformed: (error) => {
+        if (!this.#closed) handlers.onMalformed(error);
+      },
+    };
     try {
       while (!this.#closed) {
         const n = await this.#conn.read(buffer);
         if (n === null) break;
-        for (const result of reader.push(buffer.subarray(0, n))) {
-          if (this.#closed) break;
-          if (result.ok) this.#handlers.onFrame(result.frame);
-          else this.#handlers.onMalformed(result.error);
-        }
-        // One turn for the callers just answered: a caller that sends again at once gets its
-        // write out before this loop waits for the next read.
-        await undefined;
+        reader.read(buffer.subarray(0, n), sink);
       }
       if (!this.#closed) {
         for (const result of reader.end()) {

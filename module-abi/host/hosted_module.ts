@@ -110,19 +110,19 @@ export class HostedModule implements ModuleProcess {
     }
   }
 
-  call(method: string, payload: unknown, options: CallOptions = {}): Promise<unknown> {
+  call(method: string, payload: unknown, options?: CallOptions): Promise<unknown> {
     const channel = this.#channel;
     if (this.#state !== "running" || this.#moduleState !== "running" || !channel || channel.closed) {
       return Promise.reject(new CortexError("module_not_running", `the module is ${this.#stateLabel()}`));
     }
-    const { id, answer } = this.#pending.open(`call ${method}`, {
-      timeoutMs: options.timeoutMs ?? this.#deadlines.callMs,
-      signal: options.signal,
+    const { id, answer } = this.#pending.open("call " + method, {
+      timeoutMs: options?.timeoutMs ?? this.#deadlines.callMs,
+      signal: options?.signal,
     });
     try {
       channel.send({ type: "call", request_id: id, method, payload });
     } catch (error) {
-      this.#pending.settle(id, { ok: false, error: error as Error });
+      this.#pending.reject(id, error as Error);
     }
     return answer;
   }
@@ -207,16 +207,16 @@ export class HostedModule implements ModuleProcess {
         else this.#ready.resolve(frame.metadata);
         return;
       case "result":
-        return this.#answer(frame.request_id, { ok: true, payload: frame.payload });
+        return this.#answered(frame.request_id, this.#pending.resolve(frame.request_id, frame.payload));
       case "error":
         if (frame.request_id === undefined) {
           this.#note(`the module reported ${frame.code}: ${frame.message}`);
           return;
         }
-        return this.#answer(frame.request_id, {
-          ok: false,
-          error: new CortexError(frame.code, frame.message),
-        });
+        return this.#answered(
+          frame.request_id,
+          this.#pending.reject(frame.request_id, new CortexError(frame.code, frame.message)),
+        );
       case "event":
         try {
           this.#handlers.onEvent?.(frame.name, frame.payload);
@@ -232,8 +232,7 @@ export class HostedModule implements ModuleProcess {
     }
   }
 
-  #answer(id: string, outcome: { ok: true; payload: unknown } | { ok: false; error: Error }): void {
-    const settled = this.#pending.settle(id, outcome);
+  #answered(id: string, settled: "settled" | "late" | "unknown"): void {
     if (settled === "late") this.#note(`a late answer to ${id} was dropped`);
     if (settled === "unknown") {
       this.#violation(violation(`an answer to unknown request ${id}`));

@@ -7,11 +7,11 @@
 import { ModuleWireError } from "../errors.ts";
 import { MAX_FRAME_BYTES, type ModuleFrame } from "./frame.ts";
 import { findJsonProblem, mayHoldJsonProblem } from "./json_value.ts";
+import { decodeCanonical } from "./canonical.ts";
 import { parseFrame } from "./parse_frame.ts";
+import { decodeUtf8 } from "./utf8.ts";
 
 const NEWLINE = 0x0a;
-// ignoreBOM keeps a leading U+FEFF in the text, so JSON.parse rejects it as serde_json does.
-const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * Decodes exactly one frame. The checks run in this order, and the first that
@@ -43,19 +43,16 @@ export function decodeFrame(bytes: Uint8Array): ModuleFrame {
   if (body.indexOf(NEWLINE) !== -1) {
     throw new ModuleWireError("frame_embedded_newline", "a frame body must hold no newline");
   }
-  let text: string;
-  try {
-    text = decoder.decode(body);
-  } catch {
-    throw new ModuleWireError("frame_not_json", "the frame body is not UTF-8");
-  }
+  const text = decodeUtf8(body);
+  if (text === undefined) throw new ModuleWireError("frame_not_json", "the frame body is not UTF-8");
   return decodeFrameBody(text);
 }
 
 /**
  * Decodes a frame body already checked for framing and decoded from UTF-8:
  * the JSON and field checks of {@link decodeFrame}. For readers that decode
- * many lines of a chunk in one go.
+ * many lines of a chunk in one go; such a reader may pass `mayHoldProblem`
+ * (what `mayHoldJsonProblem` says of `text`) when it knows it more cheaply.
  *
  * @example
  * ```ts
@@ -63,14 +60,19 @@ export function decodeFrame(bytes: Uint8Array): ModuleFrame {
  * decodeFrameBody('{"type":"event","name":"tick","payload":1}');
  * ```
  */
-export function decodeFrameBody(text: string): ModuleFrame {
+export function decodeFrameBody(
+  text: string,
+  mayHoldProblem: boolean = mayHoldJsonProblem(text),
+): ModuleFrame {
+  const canonical = decodeCanonical(text, mayHoldProblem);
+  if (canonical !== undefined) return canonical;
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     throw new ModuleWireError("frame_not_json", "the frame body is not JSON");
   }
-  if (mayHoldJsonProblem(text)) {
+  if (mayHoldProblem) {
     const found = findJsonProblem(value, 1);
     if (found) {
       throw new ModuleWireError(

@@ -48,40 +48,46 @@ export function encodeFrameText(frame: ModuleFrame): string {
 }
 
 // The frames that carry payloads, valid and well-formed, built by concatenation: names hold
-// only characters JSON never escapes, so quoting them is enough. Strings are not walked for
-// lone surrogates; JSON.stringify escapes any it meets as \uDXXX, so a look at the text finds
-// them. Anything unusual returns undefined and takes the general path, which also finds the
-// exact error.
+// only characters JSON never escapes, so quoting them is enough, and the text comes out in wire
+// order. Strings are not walked for lone surrogates: JSON.stringify escapes any it meets as
+// \uDXXX, so a look at the payload's text finds them (and it holds no "\u" at all in the usual
+// case). Anything unusual returns undefined and takes the general path, which also finds the
+// exact error. (Measured in the bench: stringifying a wrapper object, or searching the joined
+// text, each cost more than this.)
 function fastText(frame: ModuleFrame): string | undefined {
-  let text: string;
   switch (frame.type) {
-    case "result":
-      if (!isValidName(frame.request_id) || !isPayload(frame.payload)) return undefined;
-      text = `{"type":"result","request_id":"${frame.request_id}","payload":${
-        JSON.stringify(frame.payload)
-      }}\n`;
-      break;
-    case "call":
+    case "result": {
+      if (!isValidName(frame.request_id)) return undefined;
+      const payload = payloadText(frame.payload);
+      if (payload === undefined) return undefined;
+      return `{"type":"result","request_id":"${frame.request_id}","payload":${payload}}\n`;
+    }
+    case "call": {
       if (!isValidName(frame.request_id) || !isValidName(frame.method)) return undefined;
-      if (!isPayload(frame.payload)) return undefined;
-      text = `{"type":"call","request_id":"${frame.request_id}","method":"${frame.method}",` +
-        `"payload":${JSON.stringify(frame.payload)}}\n`;
-      break;
-    case "event":
-      if (!isValidName(frame.name) || !isPayload(frame.payload)) return undefined;
-      text = `{"type":"event","name":"${frame.name}","payload":${JSON.stringify(frame.payload)}}\n`;
-      break;
+      const payload = payloadText(frame.payload);
+      if (payload === undefined) return undefined;
+      return `{"type":"call","request_id":"${frame.request_id}","method":"${frame.method}","payload":${payload}}\n`;
+    }
+    case "event": {
+      if (!isValidName(frame.name)) return undefined;
+      const payload = payloadText(frame.payload);
+      if (payload === undefined) return undefined;
+      return `{"type":"event","name":"${frame.name}","payload":${payload}}\n`;
+    }
     default:
       return undefined;
   }
-  return SURROGATE_ESCAPE.test(text) ? undefined : text;
+}
+
+// The payload's JSON text, or undefined when the payload is absent or not wire JSON.
+function payloadText(payload: unknown): string | undefined {
+  if (payload === undefined || findJsonProblem(payload, 2, PAYLOAD_CHECK) !== undefined) return undefined;
+  const text = JSON.stringify(payload);
+  return text.includes("\\u") && SURROGATE_ESCAPE.test(text) ? undefined : text;
 }
 
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
-
-function isPayload(payload: unknown): boolean {
-  return payload !== undefined && findJsonProblem(payload, 2, { strings: false }) === undefined;
-}
+const PAYLOAD_CHECK = { strings: false };
 
 function checkSize(text: string): string {
   // UTF-16 length times 3 bounds the UTF-8 length, so most frames skip the exact count.

@@ -21,7 +21,7 @@ export * from "./frame.ts";
 export { encodeFrame, encodeFrameText } from "./encode.ts";
 export { decodeFrame, decodeFrameBody } from "./decode.ts";
 export { parseFrame } from "./parse_frame.ts";
-export { FrameReader, type FrameReadResult } from "./reader.ts";
+export { FrameReader, type FrameReadResult, type FrameSink } from "./reader.ts";
 export { ModuleWireError } from "../errors.ts";
 export { MODULE_OPERATIONS, type ModuleOperation } from "../lifecycle.ts";
 export { MODULE_KINDS, type ModuleCapability, type ModuleKind, type ModuleMetadata } from "../metadata.ts";

@@ -7,14 +7,24 @@
 import { ModuleWireError } from "../errors.ts";
 import { decodeFrame, decodeFrameBody } from "./decode.ts";
 import { MAX_FRAME_BYTES, type ModuleFrame } from "./frame.ts";
+import { holdsProblemPattern, lineMayHoldJsonProblem } from "./json_value.ts";
+import { decodeUtf8 } from "./utf8.ts";
 
 const NEWLINE = 0x0a;
-const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const EMPTY_LINE = Uint8Array.of(NEWLINE);
 
 /** What the reader makes of one line: a frame, or the error that line earned. */
 export type FrameReadResult =
   | { readonly ok: true; readonly frame: ModuleFrame }
   | { readonly ok: false; readonly error: ModuleWireError };
+
+/** Gets what {@link FrameReader.read} makes of each line, in stream order. */
+export interface FrameSink {
+  /** A line held a valid frame. */
+  onFrame(frame: ModuleFrame): void;
+  /** A line was malformed (or too long); the reader has skipped it. */
+  onMalformed(error: ModuleWireError): void;
+}
 
 /**
  * Splits a byte stream into frames.
@@ -51,25 +61,38 @@ export class FrameReader {
   /** Feeds one chunk; returns the results of every line it completes, in order. */
   push(chunk: Uint8Array): FrameReadResult[] {
     const results: FrameReadResult[] = [];
+    this.read(chunk, {
+      onFrame: (frame) => results.push({ ok: true, frame }),
+      onMalformed: (error) => results.push({ ok: false, error }),
+    });
+    return results;
+  }
+
+  /**
+   * Feeds one chunk, handing what each completed line holds to `sink` as soon
+   * as that line is decoded: {@link push} without a result object per line.
+   * Errors thrown by the sink propagate.
+   */
+  read(chunk: Uint8Array, sink: FrameSink): void {
     let start = 0;
     // First finish the line in progress (or the oversized line being skipped).
     if (this.#length > 0 || this.#discarding) {
       const end = chunk.indexOf(NEWLINE);
       if (end === -1) {
-        this.#hold(chunk, results);
-        return results;
+        this.#hold(chunk, sink);
+        return;
       }
       start = end + 1;
       if (this.#discarding) this.#discarding = false;
-      else if (this.#hold(chunk.subarray(0, start), results)) {
-        results.push(decodeLine(this.#buffer.subarray(0, this.#length)));
+      else if (this.#hold(chunk.subarray(0, start), sink)) {
+        const line = this.#buffer.subarray(0, this.#length);
         this.#length = 0;
+        deliverLine(line, sink);
       }
     }
     const last = chunk.lastIndexOf(NEWLINE);
-    if (last >= start) this.#completeLines(chunk, start, last, results);
-    if (last + 1 < chunk.length) this.#hold(chunk.subarray(Math.max(start, last + 1)), results);
-    return results;
+    if (last >= start) this.#completeLines(chunk, start, last, sink);
+    if (last + 1 < chunk.length) this.#hold(chunk.subarray(Math.max(start, last + 1)), sink);
   }
 
   /**
@@ -88,33 +111,35 @@ export class FrameReader {
   }
 
   // The whole lines in chunk[start..last] (last is a newline). One UTF-8 decode for all of
-  // them is much cheaper than one per line; invalid UTF-8 anywhere falls back to per line,
-  // so the error lands on the right line.
-  #completeLines(chunk: Uint8Array, start: number, last: number, results: FrameReadResult[]) {
-    let text: string | undefined;
-    try {
-      text = decoder.decode(chunk.subarray(start, last + 1));
-    } catch {
-      text = undefined;
-    }
-    let at = start;
-    let char = 0;
-    while (at <= last) {
-      const end = chunk.indexOf(NEWLINE, at);
-      const size = end + 1 - at;
-      if (text === undefined || size > MAX_FRAME_BYTES || size < 2) {
-        results.push(decodeLine(chunk.subarray(at, end + 1)));
-      } else {
-        const charEnd = text.indexOf("\n", char);
-        results.push(decodeBody(text.slice(char, charEnd)));
+  // them, then the lines are split in the text: much cheaper than a decode per line. When the
+  // span is over 1 MiB (a line may be too long) or not valid UTF-8, each line is decoded from
+  // its own bytes instead, so every error lands on the right line.
+  #completeLines(chunk: Uint8Array, start: number, last: number, sink: FrameSink) {
+    const span = start === 0 && last === chunk.length - 1 ? chunk : chunk.subarray(start, last + 1);
+    const text = span.length <= MAX_FRAME_BYTES ? decodeUtf8(span) : undefined;
+    if (text === undefined) {
+      let at = start;
+      while (at <= last) {
+        const end = chunk.indexOf(NEWLINE, at);
+        deliverLine(chunk.subarray(at, end + 1), sink);
+        at = end + 1;
       }
-      if (text !== undefined) char = text.indexOf("\n", char) + 1;
+      return;
+    }
+    // One look at the whole text for what could make a line's JSON unfit for the wire.
+    const pattern = holdsProblemPattern(text);
+    let at = 0;
+    while (at < text.length) {
+      const end = text.indexOf("\n", at);
+      // An empty line is 1 byte: too short, reported by the byte decoder's own check.
+      if (end === at) deliverLine(EMPTY_LINE, sink);
+      else deliverBody(text.slice(at, end), pattern, sink);
       at = end + 1;
     }
   }
 
   // Appends to the frame in progress; false when that passes the limit (the line is refused).
-  #hold(piece: Uint8Array, results: FrameReadResult[]): boolean {
+  #hold(piece: Uint8Array, sink: FrameSink): boolean {
     if (this.#discarding) return false;
     // A line of n bytes without its newline is already over the limit once n reaches it.
     const complete = piece[piece.length - 1] === NEWLINE;
@@ -122,13 +147,12 @@ export class FrameReader {
     if (this.#length + piece.length > limit) {
       this.#length = 0;
       this.#discarding = !complete;
-      results.push({
-        ok: false,
-        error: new ModuleWireError(
+      sink.onMalformed(
+        new ModuleWireError(
           "frame_too_large",
           `a frame is at most ${MAX_FRAME_BYTES} bytes, newline included`,
         ),
-      });
+      );
       return false;
     }
     this.#grow(this.#length + piece.length);
@@ -147,20 +171,25 @@ export class FrameReader {
   }
 }
 
-function decodeLine(line: Uint8Array): FrameReadResult {
+// The sink runs outside the try, so an error it throws is never taken for a decoding error.
+function deliverLine(line: Uint8Array, sink: FrameSink): void {
+  let frame: ModuleFrame;
   try {
-    return { ok: true, frame: decodeFrame(line) };
+    frame = decodeFrame(line);
   } catch (error) {
-    if (error instanceof ModuleWireError) return { ok: false, error };
+    if (error instanceof ModuleWireError) return sink.onMalformed(error);
     throw error;
   }
+  sink.onFrame(frame);
 }
 
-function decodeBody(text: string): FrameReadResult {
+function deliverBody(text: string, pattern: boolean, sink: FrameSink): void {
+  let frame: ModuleFrame;
   try {
-    return { ok: true, frame: decodeFrameBody(text) };
+    frame = decodeFrameBody(text, lineMayHoldJsonProblem(text, pattern));
   } catch (error) {
-    if (error instanceof ModuleWireError) return { ok: false, error };
+    if (error instanceof ModuleWireError) return sink.onMalformed(error);
     throw error;
   }
+  sink.onFrame(frame);
 }
