@@ -11,7 +11,7 @@ import { isUrlEntryPoint, readManifest, resolveEntryFile } from "../manifest/rea
 import { copyTree, removeIfExists } from "./copy_tree.ts";
 import { checkDependencies } from "./dependencies.ts";
 import { CortexError } from "./errors.ts";
-import { hashFile, hashTree, normalizeHash } from "./hash.ts";
+import { hashFile, hashTree, normalizeHash, sha256Hex } from "./hash.ts";
 import type { HomeLayout } from "./home.ts";
 import { inTransaction, type PluginRow, type Store, type TrustLevel } from "./store/mod.ts";
 
@@ -72,7 +72,7 @@ export async function planInstall(
         `entryPoint: a ${manifest.kind} plugin's entry point must be a file inside the plugin folder (remote code is refused)`,
       );
     }
-    integrityHash = await sha256Text(manifest.entryPoint);
+    integrityHash = await sha256Hex(new TextEncoder().encode(manifest.entryPoint));
   } else {
     entryFile = await resolveEntryFile(dir, manifest.entryPoint);
     integrityHash = await hashFile(entryFile);
@@ -99,11 +99,6 @@ export async function planInstall(
     trust: options.trust,
     runsIn: describeRunsIn(manifest.kind, options.trust),
   };
-}
-
-async function sha256Text(text: string): Promise<string> {
-  const { sha256Hex } = await import("./hash.ts");
-  return await sha256Hex(new TextEncoder().encode(text));
 }
 
 /**

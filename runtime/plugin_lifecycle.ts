@@ -189,9 +189,7 @@ export class PluginLifecycle {
     for (const hook of ["onDeactivate"] as const) {
       await this.callHook(entry, hook).catch((e) => failures.push(toCortexError(e).message));
     }
-    p.registry.unregisterOwner(name);
-    p.middleware.remove(name);
-    for (const off of entry.unsubscribe) off();
+    this.#detach(name);
     await this.callHook(entry, "onUnload").catch((e) => failures.push(toCortexError(e).message));
     await this.#teardown(name, entry.loaded);
     if (!p.store.plugins.get(name)) return;
@@ -304,12 +302,17 @@ export class PluginLifecycle {
     }
   }
 
-  async #teardown(name: string, loaded: LoadedPlugin | undefined): Promise<void> {
+  /** Unregisters a plugin's tools, middleware and event subscriptions (each step is idempotent). */
+  #detach(name: string): void {
     const p = this.#p;
-    const entry = this.active.get(name);
     p.registry.unregisterOwner(name);
     p.middleware.remove(name);
-    for (const off of entry?.unsubscribe ?? []) off();
+    const entry = this.active.get(name);
+    for (const off of entry?.unsubscribe.splice(0) ?? []) off();
+  }
+
+  async #teardown(name: string, loaded: LoadedPlugin | undefined): Promise<void> {
+    this.#detach(name);
     this.active.delete(name);
     await loaded?.unload().catch(() => {});
   }

@@ -501,30 +501,17 @@ export class Runtime {
   }
 
   #selectLoader(row: PluginRow, manifest: Manifest): Loader {
-    const pick = (loader: Loader | undefined, what: string) => {
-      if (!loader) {
-        throw new CortexError("sandbox_unavailable", `this runtime has no loader for ${what} plugins`);
-      }
-      return loader;
-    };
-    switch (manifest.kind) {
-      case "esm":
-        if (row.trust_level === "trusted") return pick(this.#loaders.esmTrusted, "trusted esm");
-        if (!this.#loaders.esmSandboxed) {
-          throw new CortexError(
-            "sandbox_unavailable",
-            `plugin ${row.name} is ${row.trust_level} and must run in the Worker sandbox, which is not available; ` +
-              `it stays installed but will not load (mark it trusted with 'cortex plugins permissions ${row.name} --trust trusted' only if you trust its code)`,
-          );
-        }
-        return this.#loaders.esmSandboxed;
-      case "wasm":
-        return pick(this.#loaders.wasm, "wasm");
-      case "mcp":
-        return pick(this.#loaders.mcp, "mcp");
-      case "module":
-        return pick(this.#loaders.module, "module");
+    const loader = this.#loaderFor(manifest.kind, row.trust_level);
+    if (loader) return loader;
+    if (manifest.kind === "esm" && row.trust_level !== "trusted") {
+      throw new CortexError(
+        "sandbox_unavailable",
+        `plugin ${row.name} is ${row.trust_level} and must run in the Worker sandbox, which is not available; ` +
+          `it stays installed but will not load (mark it trusted with 'cortex plugins permissions ${row.name} --trust trusted' only if you trust its code)`,
+      );
     }
+    const what = manifest.kind === "esm" ? "trusted esm" : manifest.kind;
+    throw new CortexError("sandbox_unavailable", `this runtime has no loader for ${what} plugins`);
   }
 
   /**
